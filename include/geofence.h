@@ -1,0 +1,197 @@
+/*
+ * geofence.h -- the C core of Geofencing: which of N circular fences is a fix inside or near.
+ *
+ * Every public symbol starts with gf_ (types, functions) or GF_ (macros, status codes).
+ *
+ * COORDINATES
+ *   WGS-84 latitude and longitude as int32 in units of 1e-7 degree ("e7"):
+ *     lat_e7 = round(lat_deg * 1e7),  -900000000 <= lat_e7 <= 900000000
+ *     lon_e7 = round(lon_deg * 1e7), -1800000000 <= lon_e7 <= 1800000000 (+180 and -180 are one meridian)
+ *   Worked example: Brisbane GPO, -27.4679357, 153.0281038  ->  { -274679357, 1530281038 }.
+ *   One unit is 1.11 cm of latitude (and 1.11 cm * cos(lat) of longitude), so rounding a coordinate to e7 moves it
+ *   by at most 0.79 cm. Fence centres must lie within |lat| <= 85 degrees; fixes may be anywhere.
+ *
+ * DISTANCE
+ *   Distances are geodesic distances on the WGS-84 ellipsoid (height ignored), in millimetres. The core computes them
+ *   from the straight-line chord between the two points in earth-centred (ECEF) coordinates:
+ *     chord c = |ECEF(fix) - ECEF(centre)|,   geodesic s = c + c^3 / (24 R^2)   (R = 6371008.8 m)
+ *   ECEF is held in units of q = 2^-8 m (3.90625 mm) as int32 (|coordinate| <= 6378137 m = 1.63e9 q); the ECEF of a
+ *   point is computed from its e7 coordinate with integer-only arithmetic (per-degree Taylor tables, see
+ *   CSources/gf_tables.c) and is accurate to 0.5 q per axis (rounding only; the arithmetic adds < 1e-5 m).
+ *
+ *   Error budget of a returned distance, against Karney's geodesic between the same e7 points:
+ *     ECEF rounding of both points            <= 6.8 mm
+ *     chord-to-geodesic series (fixed R)       <= 1.5 mm at 50 km (grows as s^3; the truncated series underestimates)
+ *     square root and millimetre rounding      <= 0.5 mm
+ *   so |error| <= 9 mm for s <= 100 km. The measured worst case over the test fixture is printed by the tests and
+ *   quoted in README.md.
+ *
+ * THE BAND (the accuracy contract)
+ *   For a fence of radius r (1 m <= r <= 50 km) the band is  b(r) = 20 mm + r / 10000.
+ *   A fix whose geodesic distance d from the centre satisfies d <= r - b(r) is classified inside; d >= r + b(r) is
+ *   classified outside; the signed distance returned with a hit differs from d - r by at most b(r).
+ *   Spherical haversine, for comparison, is off by up to 0.56 % of r.
+ *
+ * THREADING
+ *   A gf_table has no internal lock. Any number of threads may call the const functions (gf_query, gf_fence_get,
+ *   gf_table_count, gf_table_memory, gf_table_verify) at the same time, provided no thread is inside a mutating function
+ *   (gf_fence_add, gf_fence_remove, gf_fence_move, gf_table_destroy) on the same table; callers serialise writers
+ *   against readers (a reader-writer lock or a single owning thread). Different tables are independent.
+ *   The library has no global mutable state and no lazy initialisation.
+ *
+ * HOT PATH
+ *   gf_query allocates nothing and uses no floating point: every translation unit except gf_convert.c compiles with
+ *   gcc -mgeneral-regs-only (checked in CI). Work per query grows with the fences near the fix, never with N.
+ *
+ * PORTABILITY
+ *   C99 plus <stdint.h>. Assumes two's complement integers and arithmetic right shift of negative values (every gcc
+ *   and clang target does both; checked by static asserts in CSources/gf_internal.h). Byte order does not matter:
+ *   nothing is serialised. Results are bit-identical on every architecture (integer arithmetic only).
+ */
+#ifndef GEOFENCE_H
+#define GEOFENCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Limits ------------------------------------------------------------------------------------------------- */
+
+#define GF_E7_PER_DEGREE      10000000          /* units of gf_point per degree */
+#define GF_LAT_MAX_E7         900000000         /* |lat| of any point */
+#define GF_LON_MAX_E7         1800000000        /* |lon| of any point */
+#define GF_FENCE_LAT_MAX_E7   850000000         /* |lat| of a fence centre: 85 degrees */
+#define GF_RADIUS_MIN_MM      1000u             /* smallest fence radius: 1 m */
+#define GF_RADIUS_MAX_MM      50000000u         /* largest fence radius: 50 km */
+#define GF_MARGIN_MAX_MM      50000000u         /* largest query margin: 50 km */
+#define GF_CAPACITY_MAX       16777215u         /* largest table capacity: 2^24 - 1 fences */
+
+/* ---- Types -------------------------------------------------------------------------------------------------- */
+
+/* A WGS-84 position in 1e-7 degree. */
+typedef struct gf_point {
+    int32_t lat;    /* latitude,  -900000000 .. 900000000 */
+    int32_t lon;    /* longitude, -1800000000 .. 1800000000 */
+} gf_point;
+
+/* A stable name for a fence: valid from gf_fence_add until gf_fence_remove, unchanged by gf_fence_move.
+ * Layout: bits 0..23 the slot, bits 24..31 a generation (1..255) that changes each time the slot is reused, so a
+ * stale handle is detected (unless the slot was reused exactly a multiple of 255 times since). Never 0. */
+typedef uint32_t gf_handle;
+#define GF_HANDLE_NONE ((gf_handle)0)
+
+/* One query result: a fence that contains the fix or whose boundary lies within the margin of it. */
+typedef struct gf_hit {
+    gf_handle handle;       /* the fence */
+    int32_t   distance_mm;  /* signed distance from the boundary: negative inside, positive outside (error <= band) */
+} gf_hit;
+
+/* A set of fences with a spatial index. Opaque. */
+typedef struct gf_table gf_table;
+
+/* Result codes. Every function that can fail returns one; nothing else reports errors (no errno). */
+typedef enum gf_status {
+    GF_OK = 0,              /* success */
+    GF_ERR_NULL = 1,        /* a required pointer argument is NULL */
+    GF_ERR_LATITUDE = 2,    /* latitude NaN, infinite, beyond +-90 degrees, or a fence centre beyond +-85 degrees */
+    GF_ERR_LONGITUDE = 3,   /* longitude NaN, infinite or beyond +-180 degrees */
+    GF_ERR_RADIUS = 4,      /* radius outside GF_RADIUS_MIN_MM .. GF_RADIUS_MAX_MM */
+    GF_ERR_MARGIN = 5,      /* margin above GF_MARGIN_MAX_MM */
+    GF_ERR_CAPACITY = 6,    /* the table holds its capacity already, or a capacity of 0 or above GF_CAPACITY_MAX */
+    GF_ERR_HANDLE = 7,      /* the handle names no live fence of this table (never added, removed, or stale) */
+    GF_ERR_NOMEM = 8,       /* memory allocation failed; the table is unchanged */
+    GF_ERR_TRUNCATED = 9,   /* the hit buffer was too short: it holds the first hits, *count tells how many exist */
+    GF_ERR_CORRUPT = 10     /* gf_table_verify found a broken invariant (a bug in this library) */
+} gf_status;
+
+/* The name of a status code ("GF_ERR_RADIUS"), or "GF_UNKNOWN" for a value that is none of them. Never NULL. */
+const char *gf_status_name(gf_status status);
+
+/* A one-line English description of a status code. Never NULL. */
+const char *gf_status_message(gf_status status);
+
+/* ---- Coordinates (the only functions that use floating point) -------------------------------------------------- */
+
+/* Converts degrees to a gf_point, rounding each coordinate to the nearest 1e-7 degree (ties away from zero).
+ * lat_deg in [-90, 90] and lon_deg in [-180, 180]; lon_deg = 180 becomes -1800000000 (the same meridian).
+ * Returns GF_ERR_LATITUDE or GF_ERR_LONGITUDE for NaN, infinities and out-of-range values (out untouched),
+ * GF_ERR_NULL if out is NULL. */
+gf_status gf_point_from_degrees(double lat_deg, double lon_deg, gf_point *out);
+
+/* Converts a gf_point back to degrees (exact to the double's precision). Either output may be NULL. */
+void gf_point_to_degrees(gf_point point, double *lat_deg, double *lon_deg);
+
+/* ---- Distance (integer only) ----------------------------------------------------------------------------------- */
+
+/* The core's geodesic distance in millimetres between two points, computed exactly as gf_query computes it.
+ * Error against Karney's geodesic <= 9 mm for distances up to 100 km; beyond that the result is a lower bound that
+ * grows monotonically with the true distance (good for "farther than", not for measuring continents).
+ * Returns GF_ERR_LATITUDE / GF_ERR_LONGITUDE for coordinates out of range, GF_ERR_NULL if distance_mm is NULL. */
+gf_status gf_distance(gf_point a, gf_point b, int64_t *distance_mm);
+
+/* ---- Fence table --------------------------------------------------------------------------------------------- */
+
+/* Creates an empty table that will hold up to capacity fences (1 .. GF_CAPACITY_MAX). Memory grows with the fences
+ * actually added, not with capacity. Returns GF_ERR_CAPACITY, GF_ERR_NOMEM or GF_ERR_NULL (out NULL). */
+gf_status gf_table_create(uint32_t capacity, gf_table **out);
+
+/* Frees a table and everything in it. NULL is allowed and does nothing. Handles of the table become invalid. */
+void gf_table_destroy(gf_table *table);
+
+/* The number of live fences. */
+uint32_t gf_table_count(const gf_table *table);
+
+/* The capacity given to gf_table_create. */
+uint32_t gf_table_capacity(const gf_table *table);
+
+/* The bytes the table has allocated right now (fence records, index cells, index entries), as counted by its own
+ * allocations. */
+size_t gf_table_memory(const gf_table *table);
+
+/* Adds a circular fence. centre: |lat| <= GF_FENCE_LAT_MAX_E7, |lon| <= GF_LON_MAX_E7; radius_mm:
+ * GF_RADIUS_MIN_MM .. GF_RADIUS_MAX_MM. On success stores the new fence's handle in *out.
+ * Errors: GF_ERR_NULL, GF_ERR_LATITUDE, GF_ERR_LONGITUDE, GF_ERR_RADIUS, GF_ERR_CAPACITY, GF_ERR_NOMEM; on any error
+ * the table is unchanged. Amortised O(1) (plus the few index cells the fence covers). */
+gf_status gf_fence_add(gf_table *table, gf_point centre, uint32_t radius_mm, gf_handle *out);
+
+/* Removes a fence; its handle becomes invalid. Errors: GF_ERR_NULL, GF_ERR_HANDLE (table unchanged).
+ * O(1) plus the length of the index cells the fence is in. Never allocates. */
+gf_status gf_fence_remove(gf_table *table, gf_handle handle);
+
+/* Moves and/or resizes a fence, keeping its handle. Same argument rules as gf_fence_add plus GF_ERR_HANDLE.
+ * On any error the fence keeps its old centre and radius. */
+gf_status gf_fence_move(gf_table *table, gf_handle handle, gf_point centre, uint32_t radius_mm);
+
+/* Reads a fence's centre and radius. Either output may be NULL. Errors: GF_ERR_NULL (table), GF_ERR_HANDLE. */
+gf_status gf_fence_get(const gf_table *table, gf_handle handle, gf_point *centre, uint32_t *radius_mm);
+
+/* ---- Query (integer only, allocation-free) ----------------------------------------------------------------------- */
+
+/* Finds every fence that contains the fix or whose boundary lies within margin_mm of it, that is every fence whose
+ * signed distance (as computed, see DISTANCE) is <= margin_mm. The fix may be anywhere (|lat| <= 90 degrees).
+ *   hits, capacity: a caller-provided buffer of capacity entries (hits may be NULL when capacity is 0).
+ *   count: set to the number of matching fences, which may exceed capacity.
+ * Each matching fence appears once. The order is deterministic for a given sequence of table operations (the same on
+ * every architecture) but otherwise unspecified.
+ * Returns GF_OK, GF_ERR_TRUNCATED when *count > capacity (the buffer holds capacity of the hits), GF_ERR_NULL,
+ * GF_ERR_LATITUDE / GF_ERR_LONGITUDE (fix out of range), GF_ERR_MARGIN (margin_mm > GF_MARGIN_MAX_MM); on those
+ * errors *count is 0 when count is not NULL.
+ * Cost: one hash probe per occupied index level and the fences in the probed cells; a margin much larger than the
+ * fences near the fix probes more cells (about (2 * margin / cell size + 1)^2 per level). */
+gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
+                   gf_hit *hits, size_t capacity, size_t *count);
+
+/* ---- Debugging ---------------------------------------------------------------------------------------------- */
+
+/* Checks every invariant of the table (each live fence is in exactly the index cells its bounding box covers, every
+ * index entry names a live fence, counts agree). O(fences + cells). Returns GF_OK or GF_ERR_CORRUPT. For tests. */
+gf_status gf_table_verify(const gf_table *table);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GEOFENCE_H */
