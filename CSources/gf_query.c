@@ -1,0 +1,95 @@
+/*
+ * gf_query.c -- the hot path: which fences contain a fix or have their boundary within a margin of it.
+ * Integer only, allocation-free, reads the table only (safe for concurrent readers, see THREADING in geofence.h).
+ *
+ * Per fix: one ECEF conversion (four short polynomials), then per occupied level the cells the query box overlaps
+ * (one in the common case), then per fence in those cells a 16-byte record: an axis test, a squared chord compared
+ * with the squared reach, and only for the few that pass a square root for the signed distance.
+ */
+#include "gf_internal.h"
+
+/* Fence boxes never reach beyond this latitude: 85 deg plus the extent of a 50 km fence (with the box slack). */
+static int32_t gf__fence_lat_reach_e7(void) {
+    return (int32_t)(GF_FENCE_LAT_MAX_E7 + gf__lat_reach_e7((uint64_t)GF_RADIUS_MAX_MM + 50));
+}
+
+/* Output state of one query. */
+typedef struct gf__sink {
+    gf_hit *hits;
+    size_t capacity;
+    size_t count;
+} gf__sink;
+
+static void gf__emit(gf__sink *sink, gf_handle handle, int64_t distance_mm) {
+    if (sink->count < sink->capacity) {
+        sink->hits[sink->count].handle = handle;
+        sink->hits[sink->count].distance_mm = (int32_t)distance_mm;
+    }
+    sink->count++;
+}
+
+/* Tests the fences of one cell. `probe` is non-NULL when the query probes several cells at this level: a fence is
+ * then reported only from the first probed cell it shares with the query, so it appears once. */
+static void gf__scan_cell(const gf_table *table, const gf__cell *cell, gf__ecef fix, int64_t margin_q,
+                          uint32_t margin_mm, const gf__cell_rect *probe, uint32_t row, uint32_t col,
+                          gf__sink *sink) {
+    const gf__entry *entries = table->cells.entries;
+    for (uint32_t e = cell->head; e != GF__NIL; e = entries[e].next) {
+        uint32_t slot = entries[e].fence;
+        const gf__fence_hot *fence = &table->hot[slot];
+        /* Chord <= arc, so a hit has chord <= radius + margin: reach bounds every axis and the squared chord.
+         * reach <= 2.6e7 q, so reach^2 and the sum of three squares below it stay far below 2^63. */
+        int64_t reach = (int64_t)fence->reach_q + margin_q + 1;
+        int64_t dx = (int64_t)fix.x - fence->x;
+        if (dx > reach || dx < -reach) continue;
+        int64_t dy = (int64_t)fix.y - fence->y;
+        if (dy > reach || dy < -reach) continue;
+        int64_t dz = (int64_t)fix.z - fence->z;
+        if (dz > reach || dz < -reach) continue;
+        uint64_t chord2 = (uint64_t)(dx * dx + dy * dy + dz * dz);
+        if (chord2 > (uint64_t)(reach * reach)) continue;
+
+        const gf__fence_cold *cold = &table->cold[slot];
+        int64_t distance_mm = gf__arc_mm(chord2) - (int64_t)cold->radius_mm;
+        if (distance_mm > (int64_t)margin_mm) continue;
+        if (probe != NULL) {
+            gf__cell_rect own = gf__fence_rect(cold->centre, cold->radius_mm);
+            if (!gf__first_shared_cell(probe, &own, row, col)) continue;
+        }
+        gf__emit(sink, gf__handle_of(slot, cold->generation), distance_mm);
+    }
+}
+
+gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
+                   gf_hit *hits, size_t capacity, size_t *count) {
+    if (count != NULL) *count = 0;
+    if (table == NULL || count == NULL || (hits == NULL && capacity > 0)) return GF_ERR_NULL;
+    if (fix.lat < -GF_LAT_MAX_E7 || fix.lat > GF_LAT_MAX_E7) return GF_ERR_LATITUDE;
+    if (fix.lon < -GF_LON_MAX_E7 || fix.lon > GF_LON_MAX_E7) return GF_ERR_LONGITUDE;
+    if (margin_mm > GF_MARGIN_MAX_MM) return GF_ERR_MARGIN;
+
+    gf__box box = gf__query_box(fix, margin_mm);
+    int32_t reach = gf__fence_lat_reach_e7();
+    if (box.lat_lo > reach || box.lat_hi < -reach) return GF_OK;  /* nearer a pole than any fence reaches */
+    if (box.lat_lo < -reach) box.lat_lo = -reach;
+    if (box.lat_hi > reach) box.lat_hi = reach;
+
+    gf__ecef at = gf__ecef_of(fix);
+    int64_t margin_q = ((int64_t)margin_mm * GF__Q_PER_M + 999) / 1000;
+    gf__sink sink = {hits, capacity, 0};
+    const gf__cells *cells = &table->cells;
+
+    for (uint32_t levels = table->level_mask; levels != 0; levels &= levels - 1) {
+        uint32_t level = (uint32_t)__builtin_ctz(levels);
+        gf__cell_rect rect = gf__rect_of(&box, level);
+        const gf__cell_rect *several = gf__rect_cells(&rect) > 1 ? &rect : NULL;
+        for (uint32_t s = 0; s < rect.segments; s++)
+            for (uint32_t col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
+                for (uint32_t row = rect.row_lo; row <= rect.row_hi; row++) {
+                    const gf__cell *cell = gf__cells_find(cells, gf__cell_key(level, row, col));
+                    if (cell != NULL) gf__scan_cell(table, cell, at, margin_q, margin_mm, several, row, col, &sink);
+                }
+    }
+    *count = sink.count;
+    return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
+}

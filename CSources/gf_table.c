@@ -1,0 +1,273 @@
+/*
+ * gf_table.c -- the fence table: creating it, adding, removing, moving and reading fences, handles, and the
+ * invariant checker. Every mutating function validates and allocates first, then changes the table, so an error
+ * leaves the table exactly as it was.
+ */
+#include "gf_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GF__SLOTS_INITIAL 64u
+
+/* Distance added to every box (fence and query side) so that the <= 9 mm error of a computed distance can never
+ * make a hit fall outside the cells probed for it. */
+#define GF__BOX_SLACK_MM 50u
+
+gf__box gf__fence_box(gf_point centre, uint32_t radius_mm) {
+    return gf__box_around(centre, (uint64_t)radius_mm + GF__BOX_SLACK_MM);
+}
+
+gf__box gf__query_box(gf_point fix, uint32_t margin_mm) {
+    return gf__box_around(fix, (uint64_t)margin_mm + GF__BOX_SLACK_MM);
+}
+
+gf_status gf_table_create(uint32_t capacity, gf_table **out) {
+    if (out == NULL) return GF_ERR_NULL;
+    *out = NULL;
+    if (capacity == 0 || capacity > GF_CAPACITY_MAX) return GF_ERR_CAPACITY;
+    gf_table *table = calloc(1, sizeof *table);
+    if (table == NULL) return GF_ERR_NOMEM;
+    table->capacity = capacity;
+    table->bytes = sizeof *table;
+    if (gf__cells_init(&table->cells, &table->bytes) != 0) {
+        free(table);
+        return GF_ERR_NOMEM;
+    }
+    *out = table;
+    return GF_OK;
+}
+
+void gf_table_destroy(gf_table *table) {
+    if (table == NULL) return;
+    free(table->hot);
+    free(table->cold);
+    free(table->free_slots);
+    gf__cells_free(&table->cells);
+    free(table);
+}
+
+uint32_t gf_table_count(const gf_table *table) { return table == NULL ? 0 : table->count; }
+uint32_t gf_table_capacity(const gf_table *table) { return table == NULL ? 0 : table->capacity; }
+size_t gf_table_memory(const gf_table *table) { return table == NULL ? 0 : table->bytes; }
+
+/* ---- Validation ---- */
+
+static gf_status gf__check_fence(gf_point centre, uint32_t radius_mm) {
+    if (centre.lat < -GF_FENCE_LAT_MAX_E7 || centre.lat > GF_FENCE_LAT_MAX_E7) return GF_ERR_LATITUDE;
+    if (centre.lon < -GF_LON_MAX_E7 || centre.lon > GF_LON_MAX_E7) return GF_ERR_LONGITUDE;
+    if (radius_mm < GF_RADIUS_MIN_MM || radius_mm > GF_RADIUS_MAX_MM) return GF_ERR_RADIUS;
+    return GF_OK;
+}
+
+/* The slot of a live fence, or GF__NIL. */
+static uint32_t gf__live_slot(const gf_table *table, gf_handle handle) {
+    uint32_t slot = handle & GF__SLOT_MASK;
+    uint32_t generation = handle >> GF__SLOT_BITS;
+    if (generation == 0 || slot >= table->slots_used) return GF__NIL;
+    const gf__fence_cold *cold = &table->cold[slot];
+    if (cold->radius_mm == 0 || cold->generation != generation) return GF__NIL;
+    return slot;
+}
+
+/* ---- Slots ---- */
+
+/* Makes sure a slot can be taken without allocating. */
+static int gf__reserve_slot(gf_table *table) {
+    if (table->free_count > 0 || table->slots_used < table->slots_cap) return 0;
+    uint64_t cap = table->slots_cap == 0 ? GF__SLOTS_INITIAL : (uint64_t)table->slots_cap * 2;
+    if (cap > table->capacity) cap = table->capacity;
+    gf__fence_hot *hot = malloc((size_t)cap * sizeof *hot);
+    gf__fence_cold *cold = malloc((size_t)cap * sizeof *cold);
+    uint32_t *free_slots = malloc((size_t)cap * sizeof *free_slots);
+    if (hot == NULL || cold == NULL || free_slots == NULL) {
+        free(hot);
+        free(cold);
+        free(free_slots);
+        return -1;
+    }
+    if (table->slots_used > 0) {
+        memcpy(hot, table->hot, table->slots_used * sizeof *hot);
+        memcpy(cold, table->cold, table->slots_used * sizeof *cold);
+    }
+    free(table->hot);
+    free(table->cold);
+    free(table->free_slots);  /* empty: there were no free slots */
+    table->bytes += (size_t)(cap - table->slots_cap) * (sizeof *hot + sizeof *cold + sizeof *free_slots);
+    table->hot = hot;
+    table->cold = cold;
+    table->free_slots = free_slots;
+    table->slots_cap = (uint32_t)cap;
+    return 0;
+}
+
+static uint32_t gf__take_slot(gf_table *table) {
+    if (table->free_count > 0) return table->free_slots[--table->free_count];
+    uint32_t slot = table->slots_used++;
+    table->cold[slot].generation = 1;
+    return slot;
+}
+
+/* ---- Index membership ---- */
+
+static void gf__index_insert(gf_table *table, uint32_t slot, const gf__cell_rect *rect) {
+    for (uint32_t s = 0; s < rect->segments; s++)
+        for (uint32_t col = rect->col_lo[s]; col <= rect->col_hi[s]; col++)
+            for (uint32_t row = rect->row_lo; row <= rect->row_hi; row++)
+                gf__cells_add(&table->cells, gf__cell_key(rect->level, row, col), slot);
+    table->level_fences[rect->level]++;
+    table->level_mask |= 1u << rect->level;
+}
+
+static void gf__index_erase(gf_table *table, uint32_t slot, const gf__cell_rect *rect) {
+    for (uint32_t s = 0; s < rect->segments; s++)
+        for (uint32_t col = rect->col_lo[s]; col <= rect->col_hi[s]; col++)
+            for (uint32_t row = rect->row_lo; row <= rect->row_hi; row++) {
+                int removed = gf__cells_remove(&table->cells, gf__cell_key(rect->level, row, col), slot);
+                GF__ASSERT(removed == 0);
+                (void)removed;
+            }
+    if (--table->level_fences[rect->level] == 0) table->level_mask &= ~(1u << rect->level);
+}
+
+gf__cell_rect gf__fence_rect(gf_point centre, uint32_t radius_mm) {
+    gf__box box = gf__fence_box(centre, radius_mm);
+    return gf__rect_of(&box, gf__level_for(&box));
+}
+
+static void gf__set_fence(gf_table *table, uint32_t slot, gf_point centre, uint32_t radius_mm) {
+    gf__ecef e = gf__ecef_of(centre);
+    gf__fence_hot *hot = &table->hot[slot];
+    hot->x = e.x;
+    hot->y = e.y;
+    hot->z = e.z;
+    hot->reach_q = (uint32_t)(((uint64_t)radius_mm * GF__Q_PER_M + 999) / 1000);
+    table->cold[slot].centre = centre;
+    table->cold[slot].radius_mm = radius_mm;
+}
+
+/* ---- Public mutators ---- */
+
+gf_status gf_fence_add(gf_table *table, gf_point centre, uint32_t radius_mm, gf_handle *out) {
+    if (table == NULL || out == NULL) return GF_ERR_NULL;
+    gf_status status = gf__check_fence(centre, radius_mm);
+    if (status != GF_OK) return status;
+    if (table->count >= table->capacity) return GF_ERR_CAPACITY;
+    gf__cell_rect rect = gf__fence_rect(centre, radius_mm);
+    if (gf__reserve_slot(table) != 0) return GF_ERR_NOMEM;
+    if (gf__cells_reserve(&table->cells, (uint32_t)gf__rect_cells(&rect), &table->bytes) != 0) return GF_ERR_NOMEM;
+
+    uint32_t slot = gf__take_slot(table);
+    gf__set_fence(table, slot, centre, radius_mm);
+    gf__index_insert(table, slot, &rect);
+    table->count++;
+    *out = gf__handle_of(slot, table->cold[slot].generation);
+    return GF_OK;
+}
+
+gf_status gf_fence_remove(gf_table *table, gf_handle handle) {
+    if (table == NULL) return GF_ERR_NULL;
+    uint32_t slot = gf__live_slot(table, handle);
+    if (slot == GF__NIL) return GF_ERR_HANDLE;
+    gf__fence_cold *cold = &table->cold[slot];
+    gf__cell_rect rect = gf__fence_rect(cold->centre, cold->radius_mm);
+    gf__index_erase(table, slot, &rect);
+    cold->radius_mm = 0;
+    cold->generation = cold->generation % 255 + 1;  /* 1..255: a handle is never 0 */
+    table->free_slots[table->free_count++] = slot;
+    table->count--;
+    return GF_OK;
+}
+
+gf_status gf_fence_move(gf_table *table, gf_handle handle, gf_point centre, uint32_t radius_mm) {
+    if (table == NULL) return GF_ERR_NULL;
+    uint32_t slot = gf__live_slot(table, handle);
+    if (slot == GF__NIL) return GF_ERR_HANDLE;
+    gf_status status = gf__check_fence(centre, radius_mm);
+    if (status != GF_OK) return status;
+    gf__cell_rect new_rect = gf__fence_rect(centre, radius_mm);
+    if (gf__cells_reserve(&table->cells, (uint32_t)gf__rect_cells(&new_rect), &table->bytes) != 0)
+        return GF_ERR_NOMEM;
+
+    gf__fence_cold *cold = &table->cold[slot];
+    gf__cell_rect old_rect = gf__fence_rect(cold->centre, cold->radius_mm);
+    gf__index_erase(table, slot, &old_rect);
+    gf__set_fence(table, slot, centre, radius_mm);
+    gf__index_insert(table, slot, &new_rect);
+    return GF_OK;
+}
+
+gf_status gf_fence_get(const gf_table *table, gf_handle handle, gf_point *centre, uint32_t *radius_mm) {
+    if (table == NULL) return GF_ERR_NULL;
+    uint32_t slot = gf__live_slot(table, handle);
+    if (slot == GF__NIL) return GF_ERR_HANDLE;
+    if (centre != NULL) *centre = table->cold[slot].centre;
+    if (radius_mm != NULL) *radius_mm = table->cold[slot].radius_mm;
+    return GF_OK;
+}
+
+/* ---- Invariant checker ---- */
+
+/* Occurrences of fence in the list of cell key (0 when the cell does not exist). */
+static uint32_t gf__occurrences(const gf__cells *cells, uint64_t key, uint32_t fence) {
+    const gf__cell *cell = gf__cells_find(cells, key);
+    uint32_t n = 0;
+    if (cell == NULL) return 0;
+    for (uint32_t e = cell->head; e != GF__NIL; e = cells->entries[e].next) n += cells->entries[e].fence == fence;
+    return n;
+}
+
+gf_status gf_table_verify(const gf_table *table) {
+    if (table == NULL) return GF_ERR_NULL;
+    const gf__cells *cells = &table->cells;
+    uint32_t live = 0;
+    uint64_t expected_entries = 0;
+    uint32_t level_fences[GF__LEVEL_MAX + 1] = {0};
+
+    for (uint32_t slot = 0; slot < table->slots_used; slot++) {
+        const gf__fence_cold *cold = &table->cold[slot];
+        if (cold->generation < 1 || cold->generation > 255) return GF_ERR_CORRUPT;
+        if (cold->radius_mm == 0) continue;
+        live++;
+        if (gf__check_fence(cold->centre, cold->radius_mm) != GF_OK) return GF_ERR_CORRUPT;
+        gf__ecef e = gf__ecef_of(cold->centre);
+        const gf__fence_hot *hot = &table->hot[slot];
+        if (hot->x != e.x || hot->y != e.y || hot->z != e.z) return GF_ERR_CORRUPT;
+        if (hot->reach_q != (uint32_t)(((uint64_t)cold->radius_mm * GF__Q_PER_M + 999) / 1000)) return GF_ERR_CORRUPT;
+        gf__cell_rect rect = gf__fence_rect(cold->centre, cold->radius_mm);
+        level_fences[rect.level]++;
+        expected_entries += gf__rect_cells(&rect);
+        for (uint32_t s = 0; s < rect.segments; s++)
+            for (uint32_t col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
+                for (uint32_t row = rect.row_lo; row <= rect.row_hi; row++)
+                    if (gf__occurrences(cells, gf__cell_key(rect.level, row, col), slot) != 1) return GF_ERR_CORRUPT;
+    }
+    if (live != table->count || live + table->free_count != table->slots_used) return GF_ERR_CORRUPT;
+    for (uint32_t i = 0; i < table->free_count; i++) {
+        uint32_t slot = table->free_slots[i];
+        if (slot >= table->slots_used || table->cold[slot].radius_mm != 0) return GF_ERR_CORRUPT;
+    }
+    for (uint32_t level = 0; level <= GF__LEVEL_MAX; level++) {
+        if (level_fences[level] != table->level_fences[level]) return GF_ERR_CORRUPT;
+        if (((table->level_mask >> level) & 1u) != (level_fences[level] != 0)) return GF_ERR_CORRUPT;
+    }
+
+    /* Every entry belongs to a live fence and is accounted for above; every cell is reachable and non-empty. */
+    uint64_t entries = 0, used = 0;
+    for (uint64_t i = 0; i <= cells->mask; i++) {
+        const gf__cell *cell = &cells->slots[i];
+        if (cell->key == 0) continue;
+        used++;
+        if (gf__cells_find(cells, cell->key) != cell || cell->count == 0) return GF_ERR_CORRUPT;
+        uint32_t n = 0;
+        for (uint32_t e = cell->head; e != GF__NIL; e = cells->entries[e].next) {
+            uint32_t fence = cells->entries[e].fence;
+            if (fence >= table->slots_used || table->cold[fence].radius_mm == 0) return GF_ERR_CORRUPT;
+            if (++n > cell->count) return GF_ERR_CORRUPT;
+        }
+        if (n != cell->count) return GF_ERR_CORRUPT;
+        entries += n;
+    }
+    if (used != cells->used || entries != cells->entries_used || entries != expected_entries) return GF_ERR_CORRUPT;
+    return GF_OK;
+}
