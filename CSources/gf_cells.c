@@ -20,6 +20,7 @@ int gf__cells_init(gf__cells *cells, size_t *bytes) {
         return -1;
     }
     cells->mask = GF__CELLS_INITIAL - 1;
+    cells->shift = 64 - 6;  /* log2(GF__CELLS_INITIAL) */
     cells->entries_cap = GF__ENTRIES_INITIAL;
     cells->free_entry = GF__NIL;
     *bytes += GF__CELLS_INITIAL * sizeof(gf__cell) + GF__ENTRIES_INITIAL * sizeof(gf__entry);
@@ -33,8 +34,8 @@ void gf__cells_free(gf__cells *cells) {
 }
 
 /* Places a cell into a slot array that is known to have room and not to hold the key. */
-static void gf__place(gf__cell *slots, uint32_t mask, gf__cell cell) {
-    uint32_t i = gf__cell_hash(cell.key, mask);
+static void gf__place(gf__cell *slots, uint32_t mask, uint32_t shift, gf__cell cell) {
+    uint32_t i = gf__cell_hash(cell.key, shift);
     while (slots[i].key != 0) i = (i + 1) & mask;
     slots[i] = cell;
 }
@@ -49,11 +50,14 @@ static int gf__grow_slots(gf__cells *cells, uint32_t needed, size_t *bytes) {
     gf__cell *slots = calloc((size_t)target, sizeof(gf__cell));
     if (slots == NULL) return -1;
     uint32_t mask = (uint32_t)(target - 1);
+    uint32_t shift = 64;
+    for (uint64_t n = target; n > 1; n >>= 1) shift--;
     for (uint64_t i = 0; i < size; i++)
-        if (cells->slots[i].key != 0) gf__place(slots, mask, cells->slots[i]);
+        if (cells->slots[i].key != 0) gf__place(slots, mask, shift, cells->slots[i]);
     free(cells->slots);
     cells->slots = slots;
     cells->mask = mask;
+    cells->shift = shift;
     *bytes += (size_t)((target - size) * sizeof(gf__cell));
     return 0;
 }
@@ -89,7 +93,7 @@ static uint32_t gf__take_entry(gf__cells *cells) {
 }
 
 void gf__cells_add(gf__cells *cells, uint64_t key, uint32_t fence) {
-    uint32_t i = gf__cell_hash(key, cells->mask);
+    uint32_t i = gf__cell_hash(key, cells->shift);
     while (cells->slots[i].key != 0 && cells->slots[i].key != key) i = (i + 1) & cells->mask;
     gf__cell *slot = &cells->slots[i];
     if (slot->key == 0) {
@@ -115,7 +119,7 @@ static void gf__delete_slot(gf__cells *cells, uint32_t i) {
     for (;;) {
         j = (j + 1) & mask;
         if (cells->slots[j].key == 0) break;
-        uint32_t home = gf__cell_hash(cells->slots[j].key, mask);
+        uint32_t home = gf__cell_hash(cells->slots[j].key, cells->shift);
         /* Move j into the hole unless its home lies cyclically in (hole, j]. */
         int stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
         if (!stays) {
@@ -130,7 +134,7 @@ static void gf__delete_slot(gf__cells *cells, uint32_t i) {
 }
 
 int gf__cells_remove(gf__cells *cells, uint64_t key, uint32_t fence) {
-    uint32_t i = gf__cell_hash(key, cells->mask);
+    uint32_t i = gf__cell_hash(key, cells->shift);
     while (cells->slots[i].key != key) {
         if (cells->slots[i].key == 0) return -1;
         i = (i + 1) & cells->mask;

@@ -32,14 +32,6 @@ static void gf__split_degrees(int64_t angle_e7, int64_t first_deg, uint32_t *row
     *delta = shifted - r * GF_E7_PER_DEGREE;
 }
 
-int64_t gf__cos_q40(int64_t angle_e7) {
-    uint32_t row;
-    int64_t delta;
-    GF__ASSERT(angle_e7 >= -GF_LON_MAX_E7 && angle_e7 <= GF_LON_MAX_E7);
-    gf__split_degrees(angle_e7, -180, &row, &delta);
-    return gf__taylor(gf__cos_table[row], delta);
-}
-
 /* (rho * unit) / 2^52 rounded to nearest, for rho in 2^-20 m (0 <= rho <= 6.69e12 < 2^43) and unit a cosine or sine
  * in 2^-40: the result is in q. A 64x64 product would overflow, so unit is split into high and low 20-bit halves:
  * rho * hi <= 6.69e12 * 2^20 = 7.0e18 < 2^63, and rho * lo < 7.0e18 likewise. Dropping the low 20 bits of rho * lo

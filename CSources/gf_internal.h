@@ -44,13 +44,11 @@ extern const int64_t gf__rho_table[181][5];
 extern const int64_t gf__zeta_table[181][5];
 extern const int64_t gf__cos_table[361][5];
 extern const int64_t gf__sin_table[361][5];
+extern const int64_t gf__lon_per_mm_table[91];
 
 /* ECEF of a point on the ellipsoid (height 0). Requires |lat| <= 90 deg, |lon| <= 180 deg (checked by callers).
  * Error <= 0.5 q per axis (the final rounding; the arithmetic before it is exact to 1e-5 m). */
 gf__ecef gf__ecef_of(gf_point p);
-
-/* cos(angle) in units of 2^-40, angle in e7 with |angle| <= 180 deg. Error <= 2 units. */
-int64_t gf__cos_q40(int64_t angle_e7);
 
 /* Geodesic length in mm for a squared chord c2 in q^2: c + c^3 / (24 R^2), rounded to the mm.
  * Error (against the ellipsoid's geodesic) <= 1.5 mm up to 50 km, then a lower bound growing as c^5. */
@@ -68,19 +66,23 @@ static inline uint64_t gf__chord2(gf__ecef a, gf__ecef b) {
  * The index is a stack of uniform grids over (latitude, longitude) in e7. Level k has square cells of 2^k e7 on a
  * side: row = (lat + 90 deg) >> k, column = (lon + 180 deg) >> k, the last column narrower (360 deg is no power of
  * two). A fence lives at the smallest level whose cell side is at least its bounding box's larger side, in every cell
- * that box overlaps (at most 2 x 2, or a few more across the +-180 seam). A query probes, at each occupied level, the
+ * that box overlaps (at most 2 x 2, or a few more across the +-180 seam). Levels go in steps of 4x: fewer levels for
+ * a query to probe, and a fence's box is 1/4 to 1 cell wide, so it covers 1.6 to 4 cells (not 2.3 to 4). A query probes, at each occupied level, the
  * cells its own box (fix +- margin) overlaps: one cell in the common case.
  */
 #define GF__LEVEL_MIN 13   /* 2^13 e7 = 0.00082 deg = 91 m of latitude: the smallest cells */
-#define GF__LEVEL_MAX 28   /* 2^28 e7 = 26.8 deg: holds a 50 km fence at 85 deg (box 11.4 deg wide) */
+#define GF__LEVEL_STEP 2   /* levels 13, 15, ..., 27: each cell side 4x the one below */
+#define GF__LEVEL_MAX 27   /* 2^27 e7 = 13.4 deg: holds a 50 km fence at 85 deg (box 11.4 deg wide) */
+_Static_assert((GF__LEVEL_MAX - GF__LEVEL_MIN) % GF__LEVEL_STEP == 0, "levels in steps");
 #define GF__LAT_SPAN_E7 1800000000LL
 #define GF__LON_SPAN_E7 3600000000LL
 
-/* A box in e7: latitudes lat_lo..lat_hi (clipped to +-90), longitudes lon_lo .. lon_lo + lon_width (may cross +-180;
- * full_lon when it covers every longitude). */
+/* A box, as offsets on the grid: latitudes lat_lo..lat_hi as lat + 90 deg (0 .. 1.8e9 e7), longitudes u_lo..u_hi as
+ * lon + 180 deg with 0 <= u_lo < 3.6e9 and u_lo <= u_hi < u_lo + 3.6e9 (u_hi >= 3.6e9 when the box crosses the +-180
+ * seam); full_lon when it covers every longitude. Computed once per fence or query, then shifted per level. */
 typedef struct gf__box {
-    int32_t lat_lo, lat_hi;
-    int64_t lon_lo, lon_width;
+    uint32_t lat_lo, lat_hi;
+    int64_t u_lo, u_hi;
     int full_lon;
 } gf__box;
 
@@ -93,9 +95,15 @@ typedef struct gf__cell_rect {
     uint32_t col_lo[2], col_hi[2];
 } gf__cell_rect;
 
-/* Conservative half-extents, in e7, of everything within distance_mm of a point (geodesic on WGS-84). */
-int64_t gf__lat_reach_e7(uint64_t distance_mm);
-/* The box of all points within distance_mm of centre. Conservative: never smaller than the true extent. */
+/* Conservative latitude half-extent, in e7, of everything within distance_mm (<= 1e8) of a point.
+ * Along a meridian one mm spans 1e-3 / M radians, M >= a (1 - e^2) = 6335439.3 m (the smallest meridional radius, at
+ * the equator): 0.0904376 e7 per mm, and no path of length d changes latitude by more than d / M_min. Rounded up to
+ * 0.0905 (+0.07 %) plus 2 e7. Inline so that constant arguments fold. */
+static inline int64_t gf__lat_reach_e7(uint64_t distance_mm) {
+    return (int64_t)((distance_mm * 90500 + 999999) / 1000000) + 2;
+}
+/* The box of all points within distance_mm (<= 50 km + slack) of centre. Conservative: never smaller than the true
+ * extent. */
 gf__box gf__box_around(gf_point centre, uint64_t distance_mm);
 /* The level a fence with this box belongs to. */
 uint32_t gf__level_for(const gf__box *box);
@@ -135,6 +143,7 @@ typedef struct gf__entry {
 typedef struct gf__cells {
     gf__cell *slots;
     uint32_t mask;       /* slot count - 1 */
+    uint32_t shift;      /* 64 - log2(slot count), for gf__cell_hash */
     uint32_t used;       /* occupied slots */
     gf__entry *entries;
     uint32_t entries_cap;
@@ -143,14 +152,15 @@ typedef struct gf__cells {
     uint32_t entries_next;  /* entries[entries_next..entries_cap) never used yet */
 } gf__cells;
 
-static inline uint32_t gf__cell_hash(uint64_t key, uint32_t mask) {
-    /* Fibonacci hashing: multiply by 2^64 / golden ratio, keep the high bits. Neighbouring cells spread apart. */
-    return (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+static inline uint32_t gf__cell_hash(uint64_t key, uint32_t shift) {
+    /* Fibonacci hashing: multiply by 2^64 / golden ratio and keep the TOP bits, which depend on every key bit, so
+     * neighbouring cells and cells of different levels land far apart (Knuth 6.4). shift = 64 - log2(slots). */
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
 }
 
 /* The slot holding key, or NULL. Allocation-free; used on the query path. */
 static inline const gf__cell *gf__cells_find(const gf__cells *cells, uint64_t key) {
-    uint32_t i = gf__cell_hash(key, cells->mask);
+    uint32_t i = gf__cell_hash(key, cells->shift);
     for (;;) {
         const gf__cell *slot = &cells->slots[i];
         if (slot->key == key) return slot;

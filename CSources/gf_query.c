@@ -13,8 +13,12 @@ static int32_t gf__fence_lat_reach_e7(void) {
     return (int32_t)(GF_FENCE_LAT_MAX_E7 + gf__lat_reach_e7((uint64_t)GF_RADIUS_MAX_MM + 50));
 }
 
-/* Output state of one query. */
+/* State of one query: the fix (its ECEF computed on first need: most fixes of a drive meet no occupied cell and
+ * never need it) and the output. */
 typedef struct gf__sink {
+    gf_point fix;
+    gf__ecef at;
+    int at_ready;
     gf_hit *hits;
     size_t capacity;
     size_t count;
@@ -30,10 +34,14 @@ static void gf__emit(gf__sink *sink, gf_handle handle, int64_t distance_mm) {
 
 /* Tests the fences of one cell. `probe` is non-NULL when the query probes several cells at this level: a fence is
  * then reported only from the first probed cell it shares with the query, so it appears once. */
-static void gf__scan_cell(const gf_table *table, const gf__cell *cell, gf__ecef fix, int64_t margin_q,
-                          uint32_t margin_mm, const gf__cell_rect *probe, uint32_t row, uint32_t col,
-                          gf__sink *sink) {
+static void gf__scan_cell(const gf_table *table, const gf__cell *cell, int64_t margin_q, uint32_t margin_mm,
+                          const gf__cell_rect *probe, uint32_t row, uint32_t col, gf__sink *sink) {
     const gf__entry *entries = table->cells.entries;
+    if (!sink->at_ready) {
+        sink->at = gf__ecef_of(sink->fix);
+        sink->at_ready = 1;
+    }
+    const gf__ecef fix = sink->at;
     for (uint32_t e = cell->head; e != GF__NIL; e = entries[e].next) {
         uint32_t slot = entries[e].fence;
         const gf__fence_hot *fence = &table->hot[slot];
@@ -69,25 +77,33 @@ gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
     if (margin_mm > GF_MARGIN_MAX_MM) return GF_ERR_MARGIN;
 
     gf__box box = gf__query_box(fix, margin_mm);
-    int32_t reach = gf__fence_lat_reach_e7();
-    if (box.lat_lo > reach || box.lat_hi < -reach) return GF_OK;  /* nearer a pole than any fence reaches */
-    if (box.lat_lo < -reach) box.lat_lo = -reach;
-    if (box.lat_hi > reach) box.lat_hi = reach;
+    uint32_t south = (uint32_t)(GF_LAT_MAX_E7 - gf__fence_lat_reach_e7());  /* as grid offsets */
+    uint32_t north = (uint32_t)(GF_LAT_MAX_E7 + gf__fence_lat_reach_e7());
+    if (box.lat_lo > north || box.lat_hi < south) return GF_OK;  /* nearer a pole than any fence reaches */
+    if (box.lat_lo < south) box.lat_lo = south;
+    if (box.lat_hi > north) box.lat_hi = north;
 
-    gf__ecef at = gf__ecef_of(fix);
     int64_t margin_q = ((int64_t)margin_mm * GF__Q_PER_M + 999) / 1000;
-    gf__sink sink = {hits, capacity, 0};
+    gf__sink sink = {fix, {0, 0, 0}, 0, hits, capacity, 0};
     const gf__cells *cells = &table->cells;
 
     for (uint32_t levels = table->level_mask; levels != 0; levels &= levels - 1) {
         uint32_t level = (uint32_t)__builtin_ctz(levels);
+        /* The common case: the query box lies in one cell of this level (and does not cross the +-180 seam, where
+         * the last, narrower column would shift to the same column number as the far side). */
+        uint32_t row = box.lat_lo >> level, col = (uint32_t)(box.u_lo >> level);
+        if ((box.lat_hi >> level) == row && box.u_hi < GF__LON_SPAN_E7 && (uint32_t)(box.u_hi >> level) == col) {
+            const gf__cell *cell = gf__cells_find(cells, gf__cell_key(level, row, col));
+            if (cell != NULL) gf__scan_cell(table, cell, margin_q, margin_mm, NULL, row, col, &sink);
+            continue;
+        }
         gf__cell_rect rect = gf__rect_of(&box, level);
         const gf__cell_rect *several = gf__rect_cells(&rect) > 1 ? &rect : NULL;
         for (uint32_t s = 0; s < rect.segments; s++)
-            for (uint32_t col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
-                for (uint32_t row = rect.row_lo; row <= rect.row_hi; row++) {
+            for (col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
+                for (row = rect.row_lo; row <= rect.row_hi; row++) {
                     const gf__cell *cell = gf__cells_find(cells, gf__cell_key(level, row, col));
-                    if (cell != NULL) gf__scan_cell(table, cell, at, margin_q, margin_mm, several, row, col, &sink);
+                    if (cell != NULL) gf__scan_cell(table, cell, margin_q, margin_mm, several, row, col, &sink);
                 }
     }
     *count = sink.count;
