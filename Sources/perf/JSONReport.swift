@@ -1,0 +1,21 @@
+/// The machine-readable report: exactly one JSON object, {"results":[...]}, one result per line for diffing.
+/// Written by hand (the shape is fixed and flat) so that perf needs no Foundation.
+enum JSONReport {
+    static func render(_ results: [BenchmarkResult]) -> String {
+        let rows = results.map { result in
+            "{\"engine\":\"\(result.engine.rawValue)\",\"workload\":\"\(result.workload.rawValue)\","
+                + "\"fences\":\(result.fences),\"dataset\":\"\(result.dataset)\","
+                + "\"ns_per_fix_median\":\(number(result.nanosecondsPerFixMedian, places: 2)),"
+                + "\"ns_per_fix_p99\":\(number(result.nanosecondsPerFixP99, places: 2)),"
+                + "\"bytes_per_fence\":\(number(result.bytesPerFence, places: 2)),"
+                + "\"build_ns_per_fence\":\(number(result.buildNanosecondsPerFence, places: 2)),"
+                + "\"hits\":\(result.hits)}"
+        }
+        return "{\"results\":[\n" + rows.joined(separator: ",\n") + "\n]}"
+    }
+
+    /// JSON has no NaN or infinity; an unmeasurable value is null rather than invalid JSON.
+    private static func number(_ value: Double, places: Int) -> String {
+        value.isFinite ? fixed(value, places: places) : "null"
+    }
+}

@@ -1,0 +1,60 @@
+import CGeofence
+
+/// The command line of `swift run perf`.
+struct Options {
+    var json = false
+    var quick = false
+    var marginMillimetres: UInt32 = 0
+    /// The GTFS stops file of the seq-stops dataset; relative paths are tried from the working directory, then from
+    /// the package root (so `swift run perf` works from anywhere inside the checkout).
+    var stopsPath = "../shared/data/pois/seq-stops.txt"
+
+    static let usage = """
+        usage: swift run perf [--quick] [--json] [--margin-mm MM] [--stops PATH]
+
+        Compares the core (gf_query) with naive-swift (a haversine loop over every fence) at 10^3..10^6 fences,
+        on a drive (fixes 10-30 m apart, warm cache) and on uniform random fixes (cold cache).
+
+          --quick         a smoke test that finishes in under a minute (fewer fixes; naive-swift shrinks at 10^6)
+          --json          print exactly one JSON object on stdout; everything else goes to stderr
+          --margin-mm MM  the query margin in millimetres for both engines (default 0)
+          --stops PATH    the GTFS stops.txt of the seq-stops dataset (default \(Options().stopsPath));
+                          the dataset is skipped with a note when the file does not exist
+          --help          this text
+
+        A debug build rebuilds itself in release and runs that instead: numbers are never reported from debug code.
+        Exit status: 0 all checks passed, 1 a check failed or the run could not be done, 2 bad usage.
+        """
+
+    enum Parsed {
+        case run(Options)
+        case help
+        case invalid(String)
+    }
+
+    static func parse(_ arguments: ArraySlice<String>) -> Parsed {
+        var options = Options()
+        var remaining = arguments.makeIterator()
+        while let argument = remaining.next() {
+            switch argument {
+            case "--json":
+                options.json = true
+            case "--quick":
+                options.quick = true
+            case "--margin-mm":
+                guard let value = remaining.next(), let margin = UInt32(value), margin <= GF_MARGIN_MAX_MM else {
+                    return .invalid("--margin-mm needs a whole number of millimetres, at most \(GF_MARGIN_MAX_MM)")
+                }
+                options.marginMillimetres = margin
+            case "--stops":
+                guard let path = remaining.next() else { return .invalid("--stops needs a path") }
+                options.stopsPath = path
+            case "--help", "-h":
+                return .help
+            default:
+                return .invalid("unknown argument '\(argument)'")
+            }
+        }
+        return .run(options)
+    }
+}
