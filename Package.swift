@@ -5,8 +5,8 @@ import PackageDescription
 let package = Package(
     name: "Geofencing",
     products: [
-        // The C core (include/geofence.h); the Swift façade joins this product when it lands.
-        .library(name: "Geofencing", targets: ["CGeofence"]),
+        // The Swift façade (RegionMonitor) over the C core (include/geofence.h, usable from C on its own).
+        .library(name: "Geofencing", targets: ["Geofencing", "CGeofence"]),
         .executable(name: "perf", targets: ["perf"]),
     ],
     targets: [
@@ -17,17 +17,34 @@ let package = Package(
             sources: ["CSources"],
             publicHeadersPath: "include"
         ),
+        // The Swift façade: regions, fixes, RegionMonitor, delegate and event stream. Knows nothing of gpsd or SQLite.
+        .target(
+            name: "Geofencing",
+            dependencies: ["CGeofence"],
+            path: "Sources/Geofencing"
+        ),
         // `swift run perf`: the benchmark. Not part of any library product.
         .executableTarget(
             name: "perf",
-            dependencies: ["CGeofence"],
+            dependencies: ["CGeofence", "CPerfSupport"],
             path: "Sources/perf"
+        ),
+        // perf only: glibc heap readings and an exact allocation counter. It defines malloc & co. for the whole
+        // process, so nothing but the perf executable may depend on it (see its include/perf_support.h).
+        .target(
+            name: "CPerfSupport",
+            path: "Sources/CPerfSupport"
         ),
         .testTarget(
             name: "CGeofenceTests",
             dependencies: ["CGeofence"],
             path: "Tests/CGeofenceTests",
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "GeofencingTests",
+            dependencies: ["Geofencing", "CGeofence"],
+            path: "Tests/GeofencingTests"
         ),
     ],
     swiftLanguageModes: [.v6]

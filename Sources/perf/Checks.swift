@@ -1,6 +1,5 @@
 /// The pass/fail part of a run, printed under the table:
-///  - the core's query loops leave the heap exactly as they found it (mallinfo2; see HeapUsage for what that can and
-///    cannot see), and
+///  - the core's timed query loops make no allocator call at all (counted exactly; see AllocationCounter), and
 ///  - wherever the core and the naive engine disagree, the fix is near the fence's boundary, where haversine's
 ///    0.56 % error makes the naive answer unreliable. Such disagreements are expected and only counted.
 struct Checks {
@@ -8,14 +7,14 @@ struct Checks {
     private(set) var passed = true
 
     init(_ outcome: Suite.Outcome) {
-        for (key, bytes, queries) in outcome.bytesRetainedByQueries where bytes != 0 {
-            let perFix = fixed(Double(bytes) / Double(max(queries, 1)), places: 3)
-            lines.append("FAIL \(key): the core's query loop kept \(bytes) heap bytes (\(perFix) B per fix)")
+        for (key, allocations, queries) in outcome.allocationsByQueries where allocations != 0 {
+            let perFix = fixed(Double(allocations) / Double(max(queries, 1)), places: 6)
+            lines.append("FAIL \(key): the core's query loop made \(allocations) allocator calls over \(queries) "
+                + "fixes (\(perFix) per fix)")
             passed = false
         }
         lines.append("allocations per fix on the core hot path: \(passed ? "0" : "NOT 0")"
-            + " (mallinfo2 heap bytes in use unchanged across every timed gf_query loop; "
-            + "a malloc freed again inside the loop would not show)")
+            + " (counted exactly: malloc/calloc/realloc/aligned_alloc/posix_memalign/memalign calls)")
 
         let compared = outcome.agreements.reduce(0) { $0 + $1.agreement.fixesCompared }
         let disagreeing = outcome.agreements.reduce(0) { $0 + $1.agreement.disagreeingFixes }

@@ -26,6 +26,7 @@ enum PerfCommand {
             return 1
         }
         do {
+            try AllocationCounter.selfTest()
             try HeapUsage.selfTest()
         } catch {
             writeToStandardError("perf: \(error)\n")

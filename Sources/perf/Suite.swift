@@ -8,8 +8,8 @@ struct Suite {
     struct Outcome {
         var results: [BenchmarkResult] = []
         var agreements: [(key: String, agreement: Agreement)] = []
-        /// Heap bytes still held after the core's timed query loop (of `queries` gf_query calls): must all be 0.
-        var bytesRetainedByQueries: [(key: String, bytes: Int, queries: Int)] = []
+        /// Allocator calls counted across the core's timed query loop (of `queries` gf_query calls): must all be 0.
+        var allocationsByQueries: [(key: String, allocations: UInt64, queries: Int)] = []
     }
 
     func run(_ datasets: [Dataset]) throws(CoreError) -> Outcome {
@@ -63,7 +63,7 @@ struct Suite {
         }
     }
 
-    /// Times gf_query over the whole stream, `plan.coreRepetitions` times, and weighs the heap around the loop.
+    /// Times gf_query over the whole stream, `plan.coreRepetitions` times, and counts the allocations around the loop.
     private func timeCore(
         _ core: CoreEngine, fixes: [Position], workload: Workload, dataset: Dataset, fences: Int,
         outcome: inout Outcome
@@ -74,11 +74,11 @@ struct Suite {
         if workload == .drive {
             _ = try core.countHits(fixes, 0..<min(plan.warmUpFixes, fixes.count), marginMillimetres: margin)
         }
-        let heapBefore = HeapUsage.bytesInUse()
+        let allocationsBefore = AllocationCounter.count
         let hits = try timeInBatches(into: &timings) { (batch: Range<Int>) throws(CoreError) -> Int in
             try core.countHits(fixes, batch, marginMillimetres: margin)
         }
-        let heapAfter = HeapUsage.bytesInUse()
+        let allocationsAfter = AllocationCounter.count
 
         let row = BenchmarkResult(
             engine: .core, dataset: dataset.name, workload: workload, fences: fences, fixes: fixes.count,
@@ -86,8 +86,8 @@ struct Suite {
             bytesPerFence: core.buildCost.bytesPerFence(fences),
             buildNanosecondsPerFence: core.buildCost.nanosecondsPerFence(fences), hits: hits,
             tableMemoryPerFence: Double(core.tableMemoryBytes) / Double(fences))
-        outcome.bytesRetainedByQueries.append((row.comparisonKey, heapAfter - heapBefore,
-                                              fixes.count * plan.coreRepetitions))
+        outcome.allocationsByQueries.append((row.comparisonKey, allocationsAfter &- allocationsBefore,
+                                            fixes.count * plan.coreRepetitions))
         return row
     }
 

@@ -1,0 +1,374 @@
+import CGeofence
+import Foundation
+
+/// One monitored region and its state, at the slot the core gave its fence.
+struct RegionRecord {
+    var region: CircularRegion
+    let handle: gf_handle
+    var center: gf_point
+    var radiusMillimetres: UInt32
+    /// Metres past the boundary a fix must be to change the state.
+    var hysteresis: Double
+    var state: RegionState = .unknown
+    /// The state before an outage made it unknown; a different state found afterwards is an inferred transition.
+    var stateBeforeOutage: RegionState?
+    /// GNSS time since which the vehicle has been inside (for dwell), nil when outside or unknown.
+    var insideSince: Date?
+    var dwellReported = false
+    /// requestState(for:) came before any usable fix: answer after the next one.
+    var stateRequested = false
+    /// The fix number at which the core's query last returned this region.
+    var seenAtFix: UInt64 = 0
+    /// The fix number at which this region last produced an event (one state change per region per fix).
+    var eventAtFix: UInt64 = 0
+}
+
+/// Everything `RegionMonitor` guards with its lock: the core's fence table, the regions, and the rules that turn
+/// fixes into events. Not thread-safe on its own.
+///
+/// The rules (README "Event semantics"; s = signed distance from the boundary, negative inside; h = the region's
+/// hysteresis; a = the fix's horizontal accuracy, 0 when unknown; threshold = max(h, a)):
+/// - inside -> outside (exit)  when s >= +threshold
+/// - outside -> inside (enter) when s <= -threshold
+/// - unknown -> inside when s <= -a, -> outside when s > a (no hysteresis: nothing to flap from); otherwise it stays
+///   unknown. The first determination is a `determined` event (an enter with `reportsInitialInsideAsEnter`); after an
+///   outage, a state different from the one before is an enter or exit flagged `inferred`.
+/// - A fix with an invalid coordinate or accuracy worse than `maximumAccuracy` is not usable: it only advances time.
+/// - No usable fix for `outageTimeout` seconds of GNSS time: every known state becomes unknown.
+/// - Two consecutive usable fixes at most `maximumInterpolationGap` apart, a region outside at both, and the segment
+///   between them passing at least the threshold inside: an enter and an exit, interpolated.
+/// - A region with a dwell time: one dwell event once inside for that long.
+/// Work per fix: the core's query (fences near the fix), the regions inside, the regions not yet determined.
+final class MonitorEngine {
+    let configuration: MonitorConfiguration
+    private let table: CoreFenceTable
+    private var records: [RegionRecord?] = []
+    private var slotByIdentifier: [String: Int] = [:]
+    private var inside = SlotList()
+    private var undetermined = SlotList()
+    private var dwelling = SlotList()  // inside, with a dwell time, not yet reported
+    private var requested = SlotList()  // requestState(for:) before any usable fix
+    private var fixNumber: UInt64 = 0
+    private var lastUsable: (fix: Fix, point: gf_point)?
+    private var lastObservation: Date?
+    private var inOutage = false
+    private var nextSequence: UInt64
+    private var events: [MonitorEvent] = []
+
+    init(configuration: MonitorConfiguration) throws(RegionMonitorError) {
+        guard configuration.capacity >= 1, configuration.capacity <= Int(GF_CAPACITY_MAX) else {
+            throw .capacityReached(configuration.capacity)
+        }
+        self.configuration = configuration
+        self.table = try CoreFenceTable(capacity: configuration.capacity)
+        self.nextSequence = configuration.firstSequence
+    }
+
+    // MARK: - Regions
+
+    var regions: [CircularRegion] { records.compactMap { $0?.region } }
+
+    func state(for identifier: String) -> RegionState? {
+        slotByIdentifier[identifier].flatMap { records[$0]?.state }
+    }
+
+    /// Adds or replaces a region. Returns the events to deliver (didStartMonitoring).
+    func start(_ region: CircularRegion) throws(RegionMonitorError) -> [MonitorEvent] {
+        let (center, radiusMillimetres) = try Self.validate(region)
+        let hysteresis = region.hysteresis ?? configuration.hysteresis(forRadius: region.radius)
+        if let slot = slotByIdentifier[region.identifier], var record = records[slot] {
+            // Replacement keeps the state: the next fix judges the new shape with the usual hysteresis, so a
+            // vehicle the new shape still contains sees no exit and enter.
+            try table.move(record.handle, center: center, radiusMillimetres: radiusMillimetres)
+            record.region = region
+            record.center = center
+            record.radiusMillimetres = radiusMillimetres
+            record.hysteresis = hysteresis
+            records[slot] = record
+            updateDwelling(slot)
+        } else {
+            let handle = try table.add(center: center, radiusMillimetres: radiusMillimetres)
+            let slot = Int(handle & 0xFF_FFFF)
+            if slot >= records.count { records.append(contentsOf: repeatElement(nil, count: slot - records.count + 1)) }
+            records[slot] = RegionRecord(
+                region: region, handle: handle, center: center, radiusMillimetres: radiusMillimetres,
+                hysteresis: hysteresis)
+            slotByIdentifier[region.identifier] = slot
+            undetermined.insert(slot)
+        }
+        return [.didStartMonitoring(region)]
+    }
+
+    func stop(identifier: String) {
+        guard let slot = slotByIdentifier.removeValue(forKey: identifier), let record = records[slot] else { return }
+        table.remove(record.handle)
+        records[slot] = nil
+        inside.remove(slot)
+        undetermined.remove(slot)
+        dwelling.remove(slot)
+        requested.remove(slot)
+    }
+
+    /// A determined event with the region's current state at the last usable fix, or, before any, after the next.
+    func requestState(identifier: String) -> [MonitorEvent] {
+        guard let slot = slotByIdentifier[identifier], let record = records[slot] else { return [] }
+        guard let last = lastUsable else {
+            records[slot]?.stateRequested = true
+            requested.insert(slot)
+            return []
+        }
+        let distance = distanceFromBoundary(last.point, record)
+        events.removeAll(keepingCapacity: true)
+        emit(.determined, slot, state: record.state, time: last.fix.timestamp, at: last.fix.coordinate,
+             distance: record.state == .unknown ? nil : distance)
+        return events
+    }
+
+    private static func validate(_ region: CircularRegion) throws(RegionMonitorError) -> (gf_point, UInt32) {
+        guard !region.identifier.isEmpty else { throw .emptyIdentifier }
+        guard region.center.isValid, abs(region.center.latitude) <= 85,
+              let center = CoreFenceTable.point(region.center) else { throw .invalidCenter(region.center) }
+        guard region.radius.isFinite, region.radius >= 1, region.radius <= RegionMonitor.maximumRegionMonitoringDistance
+        else { throw .invalidRadius(region.radius) }
+        if let h = region.hysteresis, !(h.isFinite && h >= 0) { throw .invalidHysteresis(h) }
+        if let t = region.dwellTime, !(t.isFinite && t >= 0) { throw .invalidDwellTime(t) }
+        return (center, UInt32((region.radius * 1000).rounded()))
+    }
+
+    // MARK: - Observations
+
+    /// Applies one fix; returns the events it caused, in order.
+    func process(_ fix: Fix) -> [MonitorEvent] {
+        events.removeAll(keepingCapacity: true)
+        if let last = lastObservation, fix.timestamp < last { return [] }  // out of order: ignored
+        guard let point = usablePoint(of: fix) else {
+            observeWithoutFix(at: fix.timestamp)
+            return events
+        }
+        lastObservation = fix.timestamp
+        checkOutage(at: fix.timestamp)
+        fixNumber += 1
+        let accuracy = fix.horizontalAccuracy ?? 0
+
+        if let previous = lastUsable, !inOutage,
+           fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
+            interpolatePasses(from: previous, to: (fix, point), accuracy: accuracy)
+        }
+        table.query(point, marginMillimetres: 0) { hits in
+            for hit in hits {
+                let slot = Int(hit.handle & 0xFF_FFFF)
+                records[slot]!.seenAtFix = fixNumber
+                judge(slot, distance: Double(hit.distance_mm) / 1000, fix: fix, accuracy: accuracy)
+            }
+        }
+        // Regions inside or undetermined that the query did not return are outside by more than 0 m: measure them.
+        // Downward iteration stays valid while judge() removes the current slot (the last one moves into its place).
+        var index = inside.count - 1
+        while index >= 0 {
+            judgeUnseen(inside.slots[index], at: point, fix: fix, accuracy: accuracy)
+            index = min(index - 1, inside.count - 1)
+        }
+        index = undetermined.count - 1
+        while index >= 0 {
+            judgeUnseen(undetermined.slots[index], at: point, fix: fix, accuracy: accuracy)
+            index = min(index - 1, undetermined.count - 1)
+        }
+        reportDwells(at: fix, point: point)
+        answerRequests(at: fix, point: point)
+        lastUsable = (fix, point)
+        inOutage = false
+        return events
+    }
+
+    private func judgeUnseen(_ slot: Int, at point: gf_point, fix: Fix, accuracy: Double) {
+        let record = records[slot]!
+        guard record.seenAtFix != fixNumber else { return }
+        judge(slot, distance: distanceFromBoundary(point, record), fix: fix, accuracy: accuracy)
+    }
+
+    /// Signed distance in metres from a region's boundary (negative inside), as the core computes it.
+    private func distanceFromBoundary(_ point: gf_point, _ record: RegionRecord) -> Double {
+        CoreFenceTable.distance(point, record.center) - Double(record.radiusMillimetres) / 1000
+    }
+
+    /// A time without a usable fix (gpsd mode 0/1, a fix too inaccurate): only the outage rule can act.
+    func processNoFix(at time: Date) -> [MonitorEvent] {
+        events.removeAll(keepingCapacity: true)
+        if let last = lastObservation, time < last { return [] }
+        observeWithoutFix(at: time)
+        return events
+    }
+
+    private func observeWithoutFix(at time: Date) {
+        lastObservation = time
+        checkOutage(at: time)
+    }
+
+    private func usablePoint(of fix: Fix) -> gf_point? {
+        if let accuracy = fix.horizontalAccuracy, !(accuracy <= configuration.maximumAccuracy) { return nil }
+        return CoreFenceTable.point(fix.coordinate)
+    }
+
+    /// Starts an outage when the last usable fix is older than the timeout: every known state becomes unknown.
+    private func checkOutage(at time: Date) {
+        guard let last = lastUsable, !inOutage,
+              time.timeIntervalSince(last.fix.timestamp) > configuration.outageTimeout else { return }
+        inOutage = true
+        for slot in records.indices {
+            guard let record = records[slot], record.state != .unknown else { continue }
+            records[slot]!.stateBeforeOutage = record.state
+            setState(slot, .unknown, since: time)
+            emit(.determined, slot, state: .unknown, time: time, at: last.fix.coordinate, distance: nil)
+        }
+    }
+
+    // MARK: - Rules
+
+    /// Applies the transition rules to one region for one usable fix.
+    private func judge(_ slot: Int, distance: Double, fix: Fix, accuracy: Double) {
+        let record = records[slot]!
+        guard record.eventAtFix != fixNumber else { return }  // an interpolated pass already spoke for this fix
+        let threshold = max(record.hysteresis, accuracy)
+        let time = fix.timestamp, at = fix.coordinate
+        switch record.state {
+        case .inside where distance >= threshold:
+            setState(slot, .outside, since: time)
+            if record.region.notifyOnExit { emit(.exit, slot, state: .outside, time: time, at: at, distance: distance) }
+        case .outside where distance <= -threshold:
+            setState(slot, .inside, since: time)
+            if record.region.notifyOnEntry { emit(.enter, slot, state: .inside, time: time, at: at, distance: distance) }
+        case .unknown:
+            let found: RegionState
+            if distance <= -accuracy { found = .inside } else if distance > accuracy { found = .outside } else { return }
+            let before = record.stateBeforeOutage
+            records[slot]!.stateBeforeOutage = nil
+            records[slot]!.stateRequested = false
+            if let before, before != .unknown {
+                // Back from an outage: keep the dwell clock when the vehicle stayed inside.
+                setState(slot, found, since: found == .inside && before == .inside ? record.insideSince ?? time : time)
+                if found != before {
+                    let kind: RegionEvent.Kind = found == .inside ? .enter : .exit
+                    let notify = found == .inside ? record.region.notifyOnEntry : record.region.notifyOnExit
+                    emit(notify ? kind : .determined, slot, state: found, time: time, at: at, distance: distance,
+                         inferred: notify)
+                } else {
+                    emit(.determined, slot, state: found, time: time, at: at, distance: distance)
+                }
+            } else {
+                setState(slot, found, since: time)
+                let asEnter = found == .inside && configuration.reportsInitialInsideAsEnter && record.region.notifyOnEntry
+                emit(asEnter ? .enter : .determined, slot, state: found, time: time, at: at, distance: distance)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Enter and exit for regions the straight segment between two usable fixes passes through while both fixes
+    /// leave them outside. Candidates come from one query at the segment's midpoint with half its length as margin.
+    private func interpolatePasses(from start: (fix: Fix, point: gf_point), to end: (fix: Fix, point: gf_point),
+                                   accuracy: Double) {
+        let length = CoreFenceTable.distance(start.point, end.point)
+        guard length > 0 else { return }
+        let mid = SegmentPass.point(at: 0.5, from: start.fix.coordinate, to: end.fix.coordinate)
+        guard let midPoint = CoreFenceTable.point(mid) else { return }
+        let margin = UInt32(min(Double(GF_MARGIN_MAX_MM), (length / 2 + 1) * 1000))
+        let accuracyBoth = max(accuracy, start.fix.horizontalAccuracy ?? 0)
+        let duration = end.fix.timestamp.timeIntervalSince(start.fix.timestamp)
+        table.query(midPoint, marginMillimetres: margin) { hits in
+            for hit in hits {
+                let slot = Int(hit.handle & 0xFF_FFFF)
+                let record = records[slot]!
+                guard record.state == .outside else { continue }
+                let depth = max(record.hysteresis, accuracyBoth)
+                let radius = Double(record.radiusMillimetres) / 1000
+                // The end fix must leave it outside too (otherwise this fix's ordinary enter rule speaks).
+                let endDistance = distanceFromBoundary(end.point, record)
+                guard endDistance > -depth,
+                      let pass = SegmentPass.through(
+                        center: record.region.center, radius: radius, depth: depth,
+                        from: start.fix.coordinate, to: end.fix.coordinate) else { continue }
+                let entryTime = start.fix.timestamp.addingTimeInterval(pass.entry * duration)
+                let exitTime = start.fix.timestamp.addingTimeInterval(pass.exit * duration)
+                let entryPoint = SegmentPass.point(at: pass.entry, from: start.fix.coordinate, to: end.fix.coordinate)
+                let exitPoint = SegmentPass.point(at: pass.exit, from: start.fix.coordinate, to: end.fix.coordinate)
+                if record.region.notifyOnEntry {
+                    emit(.enter, slot, state: .inside, time: entryTime, at: entryPoint, distance: 0, interpolated: true)
+                }
+                if record.region.notifyOnExit {
+                    emit(.exit, slot, state: .outside, time: exitTime, at: exitPoint, distance: 0, interpolated: true)
+                }
+                records[slot]!.eventAtFix = fixNumber
+            }
+        }
+    }
+
+    private func reportDwells(at fix: Fix, point: gf_point) {
+        var index = dwelling.count - 1
+        while index >= 0 {
+            let slot = dwelling.slots[index]
+            index -= 1
+            let record = records[slot]!
+            guard let since = record.insideSince, let dwell = record.region.dwellTime,
+                  fix.timestamp.timeIntervalSince(since) >= dwell else { continue }
+            records[slot]!.dwellReported = true
+            dwelling.remove(slot)
+            emit(.dwell, slot, state: .inside, time: fix.timestamp, at: fix.coordinate,
+                 distance: distanceFromBoundary(point, record))
+        }
+    }
+
+    private func answerRequests(at fix: Fix, point: gf_point) {
+        for slot in requested.slots {
+            guard let record = records[slot], record.stateRequested else { continue }
+            records[slot]!.stateRequested = false
+            guard record.eventAtFix != fixNumber else { continue }  // already reported at this fix
+            emit(.determined, slot, state: record.state, time: fix.timestamp, at: fix.coordinate,
+                 distance: record.state == .unknown ? nil : distanceFromBoundary(point, record))
+        }
+        requested = SlotList()
+    }
+
+    // MARK: - Bookkeeping
+
+    private func setState(_ slot: Int, _ state: RegionState, since time: Date) {
+        records[slot]!.state = state
+        switch state {
+        case .inside:
+            inside.insert(slot)
+            undetermined.remove(slot)
+            records[slot]!.insideSince = time
+        case .outside:
+            inside.remove(slot)
+            undetermined.remove(slot)
+            records[slot]!.insideSince = nil
+            records[slot]!.dwellReported = false
+        case .unknown:
+            inside.remove(slot)
+            undetermined.insert(slot)
+        }
+        updateDwelling(slot)
+    }
+
+    /// Keeps `dwelling` = inside, with a dwell time, not yet reported.
+    private func updateDwelling(_ slot: Int) {
+        guard let record = records[slot] else { return }
+        if record.state == .inside, record.region.dwellTime != nil, !record.dwellReported {
+            dwelling.insert(slot)
+        } else {
+            dwelling.remove(slot)
+        }
+    }
+
+    private func emit(
+        _ kind: RegionEvent.Kind, _ slot: Int, state: RegionState, time: Date, at coordinate: Coordinate,
+        distance: Double?, inferred: Bool = false, interpolated: Bool = false
+    ) {
+        records[slot]!.eventAtFix = fixNumber
+        let event = RegionEvent(
+            sequence: nextSequence, kind: kind, region: records[slot]!.region, state: state, time: time,
+            coordinate: coordinate, distance: distance, inferred: inferred, interpolated: interpolated)
+        nextSequence += 1
+        events.append(.region(event))
+    }
+}

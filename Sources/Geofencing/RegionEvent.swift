@@ -1,0 +1,51 @@
+import Foundation
+
+/// Something that happened to a region: a transition, a dwell, or a state determination.
+///
+/// Events are numbered from `MonitorConfiguration.firstSequence` upwards without gaps, in the order they are
+/// delivered, so a consumer that receives one twice (at-least-once delivery) can drop the repeat.
+public struct RegionEvent: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// The vehicle entered the region.
+        case enter
+        /// The vehicle left the region.
+        case exit
+        /// The vehicle has stayed inside for the region's dwell time.
+        case dwell
+        /// The state was determined (after start, after an outage, on request) or became unknown (an outage).
+        case determined
+    }
+
+    /// Position in the monitor's event order, without gaps.
+    public let sequence: UInt64
+    public let kind: Kind
+    /// The region as it was when the event happened.
+    public let region: CircularRegion
+    /// The region's state after the event.
+    public let state: RegionState
+    /// GNSS time of the event: the fix's time, or for an interpolated event the time the straight segment between
+    /// two fixes crossed the boundary.
+    public let time: Date
+    /// The fix's position (interpolated events: the crossing point; outage events: the last usable fix).
+    public let coordinate: Coordinate
+    /// Signed distance from the boundary in metres, negative inside (error <= 2 cm + 1e-4 of the radius); nil when the
+    /// state became unknown.
+    public let distance: Double?
+    /// The change happened while there were no usable fixes (an outage) and was found when they returned.
+    public let inferred: Bool
+    /// The time and position come from interpolating between two fixes that were both outside (a fast pass
+    /// through a small region).
+    public let interpolated: Bool
+
+    public var regionIdentifier: String { region.identifier }
+}
+
+/// Everything the monitor tells its delegate and its event streams, in one order.
+public enum MonitorEvent: Sendable, Hashable {
+    /// A region event (enter, exit, dwell, determined).
+    case region(RegionEvent)
+    /// `startMonitoring(for:)` accepted the region (also when it replaced one with the same identifier).
+    case didStartMonitoring(CircularRegion)
+    /// `startMonitoring(for:)` rejected the region; nothing already monitored changed.
+    case monitoringDidFail(CircularRegion, RegionMonitorError)
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+
+/// Monitors circular regions against a stream of GNSS fixes: CoreLocation's region monitoring for Linux vehicle
+/// units, without its limits (a million regions, no added latency, events that neither flap nor go missing).
+///
+/// ```swift
+/// let monitor = try RegionMonitor()
+/// monitor.delegate = self
+/// monitor.startMonitoring(for: CircularRegion(center: stop, radius: 100, identifier: "stop-1234"))
+/// for fix in fixes { monitor.process(fix) }            // from gpsd, a log, the simulator
+/// for await event in monitor.events { ... }            // or the same events as a stream
+/// ```
+///
+/// Threading: the monitor is `Sendable`. One task feeds fixes while others start and stop regions; every call takes
+/// one lock for its own work, then delivers the events it caused (to the delegate and every stream, in one order)
+/// with no lock held. See `RegionMonitorDelegate` for re-entrant callbacks.
+///
+/// Event rules (hysteresis, accuracy, outages, interpolated passes, dwell): see `MonitorConfiguration` and README.md.
+public final class RegionMonitor: Sendable {
+    /// The largest radius accepted, in metres: the bound of the core's accuracy contract.
+    public static let maximumRegionMonitoringDistance: Double = 50_000
+
+    /// The largest radius accepted, in metres (as `CLLocationManager.maximumRegionMonitoringDistance`).
+    public var maximumRegionMonitoringDistance: Double { Self.maximumRegionMonitoringDistance }
+
+    public let configuration: MonitorConfiguration
+    private let engine: Mutex<MonitorEngine>
+    private let delivery = EventDelivery()
+
+    /// Creates a monitor. Throws `capacityReached` for a capacity below 1 or above 16,777,215, `outOfMemory` if the
+    /// core cannot allocate its table.
+    public init(configuration: MonitorConfiguration = MonitorConfiguration()) throws(RegionMonitorError) {
+        self.configuration = configuration
+        self.engine = Mutex(try MonitorEngine(configuration: configuration))
+    }
+
+    deinit {
+        delivery.finish()
+    }
+
+    /// Receives the events, weakly held.
+    public var delegate: (any RegionMonitorDelegate)? {
+        get { delivery.delegate }
+        set { delivery.delegate = newValue }
+    }
+
+    /// A new stream of every event from now on, in the order the delegate sees them (unbounded buffer: nothing is
+    /// dropped). Ends when the monitor is deallocated.
+    public var events: AsyncStream<MonitorEvent> { delivery.makeStream() }
+
+    /// The regions being monitored.
+    public var monitoredRegions: Set<CircularRegion> { engine.withLock { Set($0.regions) } }
+
+    /// The current state of a region, nil if no region has this identifier.
+    public func state(for identifier: String) -> RegionState? {
+        engine.withLock { $0.state(for: identifier) }
+    }
+
+    /// Starts monitoring a region, replacing a monitored one with the same identifier (keeping its state, so a
+    /// vehicle the new shape still contains sees no exit and enter). Reports `didStartMonitoringFor`, or
+    /// `monitoringDidFailFor` with the reason; a failure changes nothing already monitored.
+    public func startMonitoring(for region: CircularRegion) {
+        engine.withLock { engine in
+            do throws(RegionMonitorError) {
+                delivery.enqueue(try engine.start(region))
+            } catch {
+                delivery.enqueue([.monitoringDidFail(region, error)])
+            }
+        }
+        delivery.drain(from: self)
+    }
+
+    /// Like `startMonitoring(for:)`, but a failure is thrown to the caller instead of reported to the delegate.
+    public func startMonitoringOrThrow(for region: CircularRegion) throws(RegionMonitorError) {
+        try engine.withLock { engine throws(RegionMonitorError) in delivery.enqueue(try engine.start(region)) }
+        delivery.drain(from: self)
+    }
+
+    /// Stops monitoring the region with this region's identifier. Unknown identifiers are ignored.
+    public func stopMonitoring(for region: CircularRegion) {
+        stopMonitoring(identifier: region.identifier)
+    }
+
+    /// Stops monitoring the region with this identifier. Unknown identifiers are ignored.
+    public func stopMonitoring(identifier: String) {
+        engine.withLock { $0.stop(identifier: identifier) }
+    }
+
+    /// Asks for a `didDetermineState` of the region: at once with the state at the last usable fix, or after the
+    /// next usable fix if there has been none.
+    public func requestState(for region: CircularRegion) {
+        engine.withLock { delivery.enqueue($0.requestState(identifier: region.identifier)) }
+        delivery.drain(from: self)
+    }
+
+    /// Feeds one fix. Events it causes are delivered before this returns (unless another thread is delivering at
+    /// the same moment; it then delivers them). Fixes older than the last observation are ignored.
+    public func process(_ fix: Fix) {
+        engine.withLock { delivery.enqueue($0.process(fix)) }
+        delivery.drain(from: self)
+    }
+
+    /// Tells the monitor the receiver had no fix at this GNSS time (gpsd mode 0 or 1), so an outage can be noticed
+    /// while no positions arrive.
+    public func processNoFix(at time: Date) {
+        engine.withLock { delivery.enqueue($0.processNoFix(at: time)) }
+        delivery.drain(from: self)
+    }
+}

@@ -1,0 +1,29 @@
+/// Callbacks of a `RegionMonitor`, named after CoreLocation's `CLLocationManagerDelegate`. Every method has an empty
+/// default, so a delegate implements only what it needs.
+///
+/// Callbacks arrive one at a time, in event order, on the thread that caused them (the one calling `process(_:)` or
+/// `startMonitoring(for:)`), with no lock of the monitor held: a callback may call back into the monitor (stop a
+/// region, start another); the events that causes are delivered after the current callback returns.
+public protocol RegionMonitorDelegate: AnyObject, Sendable {
+    func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: CircularRegion, event: RegionEvent)
+    func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: CircularRegion, event: RegionEvent)
+    func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: CircularRegion, event: RegionEvent)
+    func regionMonitor(
+        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: CircularRegion, event: RegionEvent)
+    func regionMonitor(_ monitor: RegionMonitor, didStartMonitoringFor region: CircularRegion)
+    func regionMonitor(
+        _ monitor: RegionMonitor, monitoringDidFailFor region: CircularRegion, withError error: RegionMonitorError)
+}
+
+extension RegionMonitorDelegate {
+    public func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: CircularRegion, event: RegionEvent) {}
+    public func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: CircularRegion, event: RegionEvent) {}
+    public func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: CircularRegion, event: RegionEvent) {}
+    public func regionMonitor(
+        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: CircularRegion, event: RegionEvent
+    ) {}
+    public func regionMonitor(_ monitor: RegionMonitor, didStartMonitoringFor region: CircularRegion) {}
+    public func regionMonitor(
+        _ monitor: RegionMonitor, monitoringDidFailFor region: CircularRegion, withError error: RegionMonitorError
+    ) {}
+}

@@ -1,0 +1,35 @@
+import CGeofence
+
+/// Why a region could not be monitored. Delivered to `monitoringDidFailFor` and thrown by
+/// `RegionMonitor.startMonitoringOrThrow(for:)`; the regions already monitored are never affected.
+public enum RegionMonitorError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The identifier is empty.
+    case emptyIdentifier
+    /// The centre is not a valid coordinate, or lies beyond 85 degrees of latitude.
+    case invalidCenter(Coordinate)
+    /// The radius is not a number, below 1 m, or above `maximumRegionMonitoringDistance`.
+    case invalidRadius(Double)
+    /// The hysteresis override is negative or not a number.
+    case invalidHysteresis(Double)
+    /// The dwell time is negative or not a number.
+    case invalidDwellTime(Double)
+    /// The monitor already holds its configured capacity of regions.
+    case capacityReached(Int)
+    /// The core could not allocate memory.
+    case outOfMemory
+    /// The core reported an unexpected status (a bug): its name.
+    case core(String)
+
+    public var description: String {
+        switch self {
+        case .emptyIdentifier: "the region identifier is empty"
+        case .invalidCenter(let c): "the region centre \(c) is not a valid coordinate within 85 degrees of latitude"
+        case .invalidRadius(let r): "the region radius \(r) m is outside 1 m ... 50000 m"
+        case .invalidHysteresis(let h): "the hysteresis \(h) m is negative or not a number"
+        case .invalidDwellTime(let t): "the dwell time \(t) s is negative or not a number"
+        case .capacityReached(let n): "the monitor already holds its capacity of \(n) regions"
+        case .outOfMemory: "out of memory"
+        case .core(let name): "the geofence core failed with \(name)"
+        }
+    }
+}
