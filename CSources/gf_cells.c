@@ -1,6 +1,6 @@
 /*
- * gf_cells.c -- the index's hash table of grid cells and its pool of entries (layout and invariants in
- * gf_internal.h). Allocation happens only in gf__cells_init and gf__cells_reserve, so callers can reserve first and
+ * gf_cells.c -- the index's hash table of grid cells and the arena of entry blocks behind it (layout and invariants
+ * in gf_internal.h). Allocation happens only in gf__cells_init and gf__cells_reserve, so callers can reserve first and
  * then change the table knowing nothing can fail halfway.
  */
 #include "gf_internal.h"
@@ -8,107 +8,59 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GF__CELLS_INITIAL 64u          /* slots; a power of two */
-#define GF__ENTRIES_INITIAL 64u
+#define GF__SLOTS_INITIAL 64u   /* hash slots; a power of two */
+#define GF__ARENA_INITIAL 256u  /* entries */
 
 int gf__cells_init(gf__cells *cells, size_t *bytes) {
     memset(cells, 0, sizeof *cells);
-    cells->slots = calloc(GF__CELLS_INITIAL, sizeof(gf__cell));
-    cells->entries = malloc(GF__ENTRIES_INITIAL * sizeof(gf__entry));
-    if (cells->slots == NULL || cells->entries == NULL) {
+    cells->slots = calloc(GF__SLOTS_INITIAL, sizeof(gf__cell));
+    cells->arena = malloc(GF__ARENA_INITIAL * sizeof(gf__entry));
+    if (cells->slots == NULL || cells->arena == NULL) {
         gf__cells_free(cells);
         return -1;
     }
-    cells->mask = GF__CELLS_INITIAL - 1;
-    cells->shift = 64 - 6;  /* log2(GF__CELLS_INITIAL) */
-    cells->entries_cap = GF__ENTRIES_INITIAL;
-    cells->free_entry = GF__NIL;
-    *bytes += GF__CELLS_INITIAL * sizeof(gf__cell) + GF__ENTRIES_INITIAL * sizeof(gf__entry);
+    cells->mask = GF__SLOTS_INITIAL - 1;
+    cells->shift = 64 - 6;  /* log2(GF__SLOTS_INITIAL) */
+    cells->arena_cap = GF__ARENA_INITIAL;
+    for (int c = 0; c < GF__CLASSES; c++) cells->free_block[c] = GF__NIL;
+    *bytes += GF__SLOTS_INITIAL * sizeof(gf__cell) + GF__ARENA_INITIAL * sizeof(gf__entry);
     return 0;
 }
 
 void gf__cells_free(gf__cells *cells) {
     free(cells->slots);
-    free(cells->entries);
+    free(cells->arena);
     memset(cells, 0, sizeof *cells);
 }
 
-/* Places a cell into a slot array that is known to have room and not to hold the key. */
-static void gf__place(gf__cell *slots, uint32_t mask, uint32_t shift, gf__cell cell) {
-    uint32_t i = gf__cell_hash(cell.key, shift);
-    while (slots[i].key != 0) i = (i + 1) & mask;
-    slots[i] = cell;
+/* ---- Hash slots ---- */
+
+/* The slot index holding key, or of the empty slot where it would go. */
+static uint32_t gf__slot_of(const gf__cells *cells, uint64_t key) {
+    uint32_t i = gf__cell_hash(key, cells->shift);
+    while (cells->slots[i].key != 0 && cells->slots[i].key != key) i = (i + 1) & cells->mask;
+    return i;
 }
 
-static int gf__grow_slots(gf__cells *cells, uint32_t needed, size_t *bytes) {
+/* Grows the slot array so that `new_cells` more cells keep the load at or below 0.7. */
+static int gf__grow_slots(gf__cells *cells, uint32_t new_cells, size_t *bytes) {
     uint64_t size = (uint64_t)cells->mask + 1;
     uint64_t target = size;
-    /* Keep the load at or below 0.7 after `needed` more cells. */
-    while ((cells->used + (uint64_t)needed) * 10 > target * 7) target *= 2;
+    while ((cells->used + (uint64_t)new_cells) * 10 > target * 7) target *= 2;
     if (target == size) return 0;
     if (target > ((uint64_t)1 << 31)) return -1;
     gf__cell *slots = calloc((size_t)target, sizeof(gf__cell));
     if (slots == NULL) return -1;
-    uint32_t mask = (uint32_t)(target - 1);
-    uint32_t shift = 64;
-    for (uint64_t n = target; n > 1; n >>= 1) shift--;
-    for (uint64_t i = 0; i < size; i++)
-        if (cells->slots[i].key != 0) gf__place(slots, mask, shift, cells->slots[i]);
-    free(cells->slots);
+    gf__cell *old = cells->slots;
     cells->slots = slots;
-    cells->mask = mask;
-    cells->shift = shift;
+    cells->mask = (uint32_t)(target - 1);
+    cells->shift = 64;
+    for (uint64_t n = target; n > 1; n >>= 1) cells->shift--;
+    for (uint64_t i = 0; i < size; i++)
+        if (old[i].key != 0) cells->slots[gf__slot_of(cells, old[i].key)] = old[i];
+    free(old);
     *bytes += (size_t)((target - size) * sizeof(gf__cell));
     return 0;
-}
-
-static int gf__grow_entries(gf__cells *cells, uint32_t needed, size_t *bytes) {
-    /* Entries not live are either on the free list or never used yet (past entries_next). */
-    uint64_t available = (uint64_t)cells->entries_cap - cells->entries_used;
-    if (available >= needed) return 0;
-    uint64_t cap = cells->entries_cap;
-    while (cap - cells->entries_used < needed) cap *= 2;
-    if (cap >= GF__NIL) return -1;
-    gf__entry *entries = realloc(cells->entries, (size_t)cap * sizeof(gf__entry));
-    if (entries == NULL) return -1;
-    *bytes += (size_t)((cap - cells->entries_cap) * sizeof(gf__entry));
-    cells->entries = entries;
-    cells->entries_cap = (uint32_t)cap;
-    return 0;
-}
-
-int gf__cells_reserve(gf__cells *cells, uint32_t new_entries, size_t *bytes) {
-    if (gf__grow_entries(cells, new_entries, bytes) != 0) return -1;
-    return gf__grow_slots(cells, new_entries, bytes);
-}
-
-static uint32_t gf__take_entry(gf__cells *cells) {
-    uint32_t e = cells->free_entry;
-    if (e != GF__NIL) {
-        cells->free_entry = cells->entries[e].next;
-        return e;
-    }
-    GF__ASSERT(cells->entries_next < cells->entries_cap);
-    return cells->entries_next++;
-}
-
-void gf__cells_add(gf__cells *cells, uint64_t key, uint32_t fence) {
-    uint32_t i = gf__cell_hash(key, cells->shift);
-    while (cells->slots[i].key != 0 && cells->slots[i].key != key) i = (i + 1) & cells->mask;
-    gf__cell *slot = &cells->slots[i];
-    if (slot->key == 0) {
-        GF__ASSERT((cells->used + 1) * 10 <= ((uint64_t)cells->mask + 1) * 7);
-        slot->key = key;
-        slot->head = GF__NIL;
-        slot->count = 0;
-        cells->used++;
-    }
-    uint32_t e = gf__take_entry(cells);
-    cells->entries[e].fence = fence;
-    cells->entries[e].next = slot->head;
-    slot->head = e;
-    slot->count++;
-    cells->entries_used++;
 }
 
 /* Deletes slot i and shifts later members of its probe run back, so lookups never need tombstones (Knuth 6.4 R). */
@@ -127,27 +79,100 @@ static void gf__delete_slot(gf__cells *cells, uint32_t i) {
             hole = j;
         }
     }
-    cells->slots[hole].key = 0;
-    cells->slots[hole].head = GF__NIL;
-    cells->slots[hole].count = 0;
+    memset(&cells->slots[hole], 0, sizeof cells->slots[hole]);
     cells->used--;
 }
 
-int gf__cells_remove(gf__cells *cells, uint64_t key, uint32_t fence) {
-    uint32_t i = gf__cell_hash(key, cells->shift);
-    while (cells->slots[i].key != key) {
-        if (cells->slots[i].key == 0) return -1;
-        i = (i + 1) & cells->mask;
+/* ---- Blocks ---- */
+
+/* Hands out a block of class c: from the class's free list, else from the arena's unused tail (reserved first). */
+static uint32_t gf__take_block(gf__cells *cells, uint32_t c) {
+    uint32_t block = cells->free_block[c];
+    if (block != GF__NIL) {
+        cells->free_block[c] = cells->arena[block].slot;
+        return block;
     }
-    gf__cell *slot = &cells->slots[i];
-    uint32_t *link = &slot->head;
-    while (*link != GF__NIL && cells->entries[*link].fence != fence) link = &cells->entries[*link].next;
-    if (*link == GF__NIL) return -1;
-    uint32_t e = *link;
-    *link = cells->entries[e].next;
-    cells->entries[e].next = cells->free_entry;
-    cells->free_entry = e;
-    cells->entries_used--;
-    if (--slot->count == 0) gf__delete_slot(cells, i);
+    GF__ASSERT((uint64_t)cells->arena_top + (1u << c) <= cells->arena_cap);
+    block = cells->arena_top;
+    cells->arena_top += 1u << c;
+    return block;
+}
+
+static void gf__give_block(gf__cells *cells, uint32_t block, uint32_t c) {
+    cells->arena[block].slot = cells->free_block[c];
+    cells->free_block[c] = block;
+}
+
+int gf__cells_reserve(gf__cells *cells, const gf__cell_rect *rect, size_t *bytes) {
+    /* Arena entries the additions may take from the unused tail: a new block for every new or full cell (free
+     * lists are ignored: an over-estimate that costs nothing but headroom). */
+    uint64_t tail = 0;
+    uint32_t new_cells = 0;
+    for (uint32_t s = 0; s < rect->segments; s++)
+        for (uint32_t col = rect->col_lo[s]; col <= rect->col_hi[s]; col++)
+            for (uint32_t row = rect->row_lo; row <= rect->row_hi; row++) {
+                const gf__cell *cell = gf__cells_find(cells, gf__cell_key(rect->level, row, col));
+                if (cell == NULL) {
+                    tail += 1;
+                    new_cells++;
+                } else if (gf__cell_count(cell) == (1u << gf__cell_class(cell))) {
+                    tail += 2u << gf__cell_class(cell);
+                }
+            }
+    uint64_t needed = (uint64_t)cells->arena_top + tail;
+    if (needed > cells->arena_cap) {
+        uint64_t cap = cells->arena_cap;
+        while (cap < needed) cap *= 2;
+        if (cap > GF__NIL) return -1;
+        gf__entry *arena = realloc(cells->arena, (size_t)cap * sizeof(gf__entry));
+        if (arena == NULL) return -1;
+        *bytes += (size_t)((cap - cells->arena_cap) * sizeof(gf__entry));
+        cells->arena = arena;
+        cells->arena_cap = (uint32_t)cap;
+    }
+    return gf__grow_slots(cells, new_cells, bytes);
+}
+
+void gf__cells_add(gf__cells *cells, uint64_t key, const gf__entry *entry) {
+    uint32_t i = gf__slot_of(cells, key);
+    gf__cell *cell = &cells->slots[i];
+    if (cell->key == 0) {
+        GF__ASSERT((cells->used + 1) * 10 <= ((uint64_t)cells->mask + 1) * 7);
+        cell->key = key;
+        cell->offset = gf__take_block(cells, 0);
+        cell->count = 0;  /* class 0, no entries */
+        cells->used++;
+    }
+    uint32_t count = gf__cell_count(cell), c = gf__cell_class(cell);
+    if (count == (1u << c)) {
+        /* Full: move to a block twice the size. */
+        uint32_t block = gf__take_block(cells, c + 1);
+        memcpy(&cells->arena[block], &cells->arena[cell->offset], count * sizeof(gf__entry));
+        gf__give_block(cells, cell->offset, c);
+        cell->offset = block;
+        c++;
+    }
+    cells->arena[cell->offset + count] = *entry;
+    cell->count = (c << GF__COUNT_BITS) | (count + 1);
+    cells->live++;
+}
+
+int gf__cells_remove(gf__cells *cells, uint64_t key, uint32_t slot) {
+    uint32_t i = gf__slot_of(cells, key);
+    gf__cell *cell = &cells->slots[i];
+    if (cell->key == 0) return -1;
+    gf__entry *block = &cells->arena[cell->offset];
+    uint32_t count = gf__cell_count(cell), c = gf__cell_class(cell);
+    uint32_t at = 0;
+    while (at < count && block[at].slot != slot) at++;
+    if (at == count) return -1;
+    block[at] = block[count - 1];
+    cells->live--;
+    if (--count == 0) {
+        gf__give_block(cells, cell->offset, c);
+        gf__delete_slot(cells, i);
+        return 0;
+    }
+    cell->count = (c << GF__COUNT_BITS) | count;
     return 0;
 }

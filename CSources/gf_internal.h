@@ -29,6 +29,7 @@ _Static_assert(CHAR_BIT == 8, "8-bit bytes");
 _Static_assert((-1 >> 1) == -1, "arithmetic right shift of negative values");
 _Static_assert((int32_t)-1 == (int32_t)0xFFFFFFFF, "two's complement");
 _Static_assert(sizeof(gf_point) == 8 && sizeof(gf_hit) == 8, "public struct layout (Swift and C agree on it)");
+_Static_assert(_Alignof(gf_point) == 4 && _Alignof(gf_hit) == 4, "public structs need only 4-byte alignment");
 
 /* ---- Geodesy (gf_geodesy.c) ---- */
 
@@ -122,22 +123,36 @@ int gf__first_shared_cell(const gf__cell_rect *probe, const gf__cell_rect *fence
 /* ---- Index cells (gf_cells.c) ----
  *
  * An open-addressing hash table (linear probing, power-of-two size, load <= 0.7, backward-shift deletion so there are
- * no tombstones) from cell key to the head of a singly linked list of entries, one entry per (cell, fence).
- * Entries live in one pool with a free list. Invariants (checked by gf_table_verify):
- *   - a slot is empty iff its key is 0; every occupied slot has count >= 1 entries in its list;
+ * no tombstones) from cell key to a block of entries, one entry per (cell, fence). An entry carries everything the
+ * query's distance test reads, so scanning a cell is a sequential walk through one block (no pointer chasing: the
+ * cost of a cold query is one miss per cell, not two per fence).
+ *
+ * Blocks live in one arena of entries and hold 2^c entries (c = 0..31, the block's class). A full block is replaced
+ * by one of the next class; freed blocks go to a free list per class, linked through their first entry's `slot`.
+ * Within a block, entries keep insertion order except that a removal moves the last entry into the hole.
+ * Invariants (checked by gf_table_verify):
+ *   - a slot is empty iff its key is 0; an occupied slot has 1 <= count <= 2^class entries at arena[offset...];
  *   - each key is reachable from its home slot without crossing an empty slot.
  */
 #define GF__NIL UINT32_MAX
+#define GF__CLASSES 32
 
 typedef struct gf__cell {
     uint64_t key;     /* 0 = empty slot */
-    uint32_t head;    /* first entry, or GF__NIL */
-    uint32_t count;   /* entries in the list */
+    uint32_t offset;  /* first entry of the block in the arena */
+    uint32_t count;   /* low 27 bits: entries in use; high 5 bits: the block's class */
 } gf__cell;
 
+#define GF__COUNT_BITS 27
+#define GF__COUNT_MASK ((1u << GF__COUNT_BITS) - 1)
+static inline uint32_t gf__cell_count(const gf__cell *cell) { return cell->count & GF__COUNT_MASK; }
+static inline uint32_t gf__cell_class(const gf__cell *cell) { return cell->count >> GF__COUNT_BITS; }
+
+/* What the query reads per candidate fence: 20 bytes. */
 typedef struct gf__entry {
-    uint32_t fence;   /* slot of the fence */
-    uint32_t next;    /* next entry of the same cell, or GF__NIL; next free entry when free */
+    int32_t x, y, z;     /* ECEF of the fence centre, q */
+    uint32_t reach_q;    /* radius in q, rounded up: a chord longer than reach_q + margin_q cannot be a hit */
+    uint32_t slot;       /* the fence; in a free block's first entry: the next free block of its class, or GF__NIL */
 } gf__entry;
 
 typedef struct gf__cells {
@@ -145,11 +160,11 @@ typedef struct gf__cells {
     uint32_t mask;       /* slot count - 1 */
     uint32_t shift;      /* 64 - log2(slot count), for gf__cell_hash */
     uint32_t used;       /* occupied slots */
-    gf__entry *entries;
-    uint32_t entries_cap;
-    uint32_t entries_used;  /* live entries */
-    uint32_t free_entry;    /* head of the free list, or GF__NIL */
-    uint32_t entries_next;  /* entries[entries_next..entries_cap) never used yet */
+    gf__entry *arena;
+    uint32_t arena_cap;  /* entries allocated */
+    uint32_t arena_top;  /* arena[arena_top..arena_cap) never handed out */
+    uint32_t live;       /* entries in use, over all cells */
+    uint32_t free_block[GF__CLASSES];  /* first free block of each class, or GF__NIL */
 } gf__cells;
 
 static inline uint32_t gf__cell_hash(uint64_t key, uint32_t shift) {
@@ -171,23 +186,18 @@ static inline const gf__cell *gf__cells_find(const gf__cells *cells, uint64_t ke
 
 int gf__cells_init(gf__cells *cells, size_t *bytes);
 void gf__cells_free(gf__cells *cells);
-/* Makes room so that `new_entries` entries in up to `new_entries` new cells can be added without allocating.
- * Returns 0 on success, -1 when allocation failed (nothing changed). */
-int gf__cells_reserve(gf__cells *cells, uint32_t new_entries, size_t *bytes);
-/* Adds fence to the cell key (creating the cell). Requires a prior successful reserve. */
-void gf__cells_add(gf__cells *cells, uint64_t key, uint32_t fence);
-/* Removes fence from the cell key (deleting the cell when empty). Returns 0, or -1 if it was not there. */
-int gf__cells_remove(gf__cells *cells, uint64_t key, uint32_t fence);
+/* Makes room so that `entry` can be added to every cell of `rect` without allocating. Returns 0 on success, -1 when
+ * allocation failed (nothing changed). */
+int gf__cells_reserve(gf__cells *cells, const gf__cell_rect *rect, size_t *bytes);
+/* Adds an entry to the cell key (creating the cell). Requires a prior successful reserve. */
+void gf__cells_add(gf__cells *cells, uint64_t key, const gf__entry *entry);
+/* Removes the entry of fence `slot` from the cell key (deleting the cell when empty). Returns 0, or -1 if it was not
+ * there. Never allocates. */
+int gf__cells_remove(gf__cells *cells, uint64_t key, uint32_t slot);
 
 /* ---- The table (gf_table.c) ---- */
 
-/* What the query reads for every candidate: 16 bytes, four to a cache line. */
-typedef struct gf__fence_hot {
-    int32_t x, y, z;     /* ECEF of the centre, q */
-    uint32_t reach_q;    /* radius in q, rounded up: a chord longer than reach_q + margin_q cannot be a hit */
-} gf__fence_hot;
-
-/* What the rest needs: 16 bytes. */
+/* A fence as its owner gave it: 16 bytes. The index entries carry what the distance test needs. */
 typedef struct gf__fence_cold {
     gf_point centre;
     uint32_t radius_mm;  /* 0 = free slot */
@@ -198,8 +208,7 @@ struct gf_table {
     uint32_t capacity;       /* most live fences allowed */
     uint32_t count;          /* live fences */
     uint32_t slots_used;     /* slots [0, slots_used) have been handed out at least once */
-    uint32_t slots_cap;      /* allocated length of hot, cold, free_slots */
-    gf__fence_hot *hot;
+    uint32_t slots_cap;      /* allocated length of cold and free_slots */
     gf__fence_cold *cold;
     uint32_t *free_slots;    /* stack of released slots */
     uint32_t free_count;

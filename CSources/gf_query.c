@@ -36,35 +36,49 @@ static void gf__emit(gf__sink *sink, gf_handle handle, int64_t distance_mm) {
  * then reported only from the first probed cell it shares with the query, so it appears once. */
 static void gf__scan_cell(const gf_table *table, const gf__cell *cell, int64_t margin_q, uint32_t margin_mm,
                           const gf__cell_rect *probe, uint32_t row, uint32_t col, gf__sink *sink) {
-    const gf__entry *entries = table->cells.entries;
     if (!sink->at_ready) {
         sink->at = gf__ecef_of(sink->fix);
         sink->at_ready = 1;
     }
     const gf__ecef fix = sink->at;
-    for (uint32_t e = cell->head; e != GF__NIL; e = entries[e].next) {
-        uint32_t slot = entries[e].fence;
-        const gf__fence_hot *fence = &table->hot[slot];
+    const gf__entry *entry = &table->cells.arena[cell->offset];
+    const gf__entry *end = entry + gf__cell_count(cell);
+    for (; entry < end; entry++) {
         /* Chord <= arc, so a hit has chord <= radius + margin: reach bounds every axis and the squared chord.
          * reach <= 2.6e7 q, so reach^2 and the sum of three squares below it stay far below 2^63. */
-        int64_t reach = (int64_t)fence->reach_q + margin_q + 1;
-        int64_t dx = (int64_t)fix.x - fence->x;
+        int64_t reach = (int64_t)entry->reach_q + margin_q + 1;
+        int64_t dx = (int64_t)fix.x - entry->x;
         if (dx > reach || dx < -reach) continue;
-        int64_t dy = (int64_t)fix.y - fence->y;
+        int64_t dy = (int64_t)fix.y - entry->y;
         if (dy > reach || dy < -reach) continue;
-        int64_t dz = (int64_t)fix.z - fence->z;
+        int64_t dz = (int64_t)fix.z - entry->z;
         if (dz > reach || dz < -reach) continue;
         uint64_t chord2 = (uint64_t)(dx * dx + dy * dy + dz * dz);
         if (chord2 > (uint64_t)(reach * reach)) continue;
 
-        const gf__fence_cold *cold = &table->cold[slot];
+        const gf__fence_cold *cold = &table->cold[entry->slot];
         int64_t distance_mm = gf__arc_mm(chord2) - (int64_t)cold->radius_mm;
         if (distance_mm > (int64_t)margin_mm) continue;
         if (probe != NULL) {
             gf__cell_rect own = gf__fence_rect(cold->centre, cold->radius_mm);
             if (!gf__first_shared_cell(probe, &own, row, col)) continue;
         }
-        gf__emit(sink, gf__handle_of(slot, cold->generation), distance_mm);
+        gf__emit(sink, gf__handle_of(entry->slot, cold->generation), distance_mm);
+    }
+}
+
+/* Tests every occupied cell of the rect's level that lies in the rect, found by reading the whole slot array. */
+static void gf__scan_level(const gf_table *table, const gf__cell_rect *rect, int64_t margin_q, uint32_t margin_mm,
+                           gf__sink *sink) {
+    const gf__cells *cells = &table->cells;
+    for (uint64_t i = 0; i <= cells->mask; i++) {
+        const gf__cell *cell = &cells->slots[i];
+        if (cell->key == 0 || (uint32_t)(cell->key >> 48) != rect->level) continue;
+        uint32_t row = (uint32_t)(cell->key >> 24) & 0xFFFFFF, col = (uint32_t)cell->key & 0xFFFFFF;
+        if (row < rect->row_lo || row > rect->row_hi) continue;
+        int in_columns = 0;
+        for (uint32_t s = 0; s < rect->segments; s++) in_columns |= col >= rect->col_lo[s] && col <= rect->col_hi[s];
+        if (in_columns) gf__scan_cell(table, cell, margin_q, margin_mm, rect, row, col, sink);
     }
 }
 
@@ -87,8 +101,8 @@ gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
     gf__sink sink = {fix, {0, 0, 0}, 0, hits, capacity, 0};
     const gf__cells *cells = &table->cells;
 
-    for (uint32_t levels = table->level_mask; levels != 0; levels &= levels - 1) {
-        uint32_t level = (uint32_t)__builtin_ctz(levels);
+    for (uint32_t level = GF__LEVEL_MIN; level <= GF__LEVEL_MAX; level += GF__LEVEL_STEP) {
+        if ((table->level_mask & (1u << level)) == 0) continue;
         /* The common case: the query box lies in one cell of this level (and does not cross the +-180 seam, where
          * the last, narrower column would shift to the same column number as the far side). */
         uint32_t row = box.lat_lo >> level, col = (uint32_t)(box.u_lo >> level);
@@ -99,6 +113,12 @@ gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
         }
         gf__cell_rect rect = gf__rect_of(&box, level);
         const gf__cell_rect *several = gf__rect_cells(&rect) > 1 ? &rect : NULL;
+        if (gf__rect_cells(&rect) > ((uint64_t)cells->mask + 1) / 8) {
+            /* A margin far larger than this level's cells (or a box near a pole, where longitude cells are tiny):
+             * reading every hash slot once is cheaper than probing each cell of the box. */
+            gf__scan_level(table, &rect, margin_q, margin_mm, &sink);
+            continue;
+        }
         for (uint32_t s = 0; s < rect.segments; s++)
             for (col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
                 for (row = rect.row_lo; row <= rect.row_hi; row++) {

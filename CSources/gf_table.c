@@ -10,7 +10,7 @@
 
 #define GF__SLOTS_INITIAL 64u
 
-/* Distance added to every box (fence and query side) so that the <= 9 mm error of a computed distance can never
+/* Distance added to every box (fence and query side) so that the <= 12 mm error of a computed distance can never
  * make a hit fall outside the cells probed for it. */
 #define GF__BOX_SLACK_MM 50u
 
@@ -40,7 +40,6 @@ gf_status gf_table_create(uint32_t capacity, gf_table **out) {
 
 void gf_table_destroy(gf_table *table) {
     if (table == NULL) return;
-    free(table->hot);
     free(table->cold);
     free(table->free_slots);
     gf__cells_free(&table->cells);
@@ -77,24 +76,17 @@ static int gf__reserve_slot(gf_table *table) {
     if (table->free_count > 0 || table->slots_used < table->slots_cap) return 0;
     uint64_t cap = table->slots_cap == 0 ? GF__SLOTS_INITIAL : (uint64_t)table->slots_cap * 2;
     if (cap > table->capacity) cap = table->capacity;
-    gf__fence_hot *hot = malloc((size_t)cap * sizeof *hot);
     gf__fence_cold *cold = malloc((size_t)cap * sizeof *cold);
     uint32_t *free_slots = malloc((size_t)cap * sizeof *free_slots);
-    if (hot == NULL || cold == NULL || free_slots == NULL) {
-        free(hot);
+    if (cold == NULL || free_slots == NULL) {
         free(cold);
         free(free_slots);
         return -1;
     }
-    if (table->slots_used > 0) {
-        memcpy(hot, table->hot, table->slots_used * sizeof *hot);
-        memcpy(cold, table->cold, table->slots_used * sizeof *cold);
-    }
-    free(table->hot);
+    if (table->slots_used > 0) memcpy(cold, table->cold, table->slots_used * sizeof *cold);
     free(table->cold);
     free(table->free_slots);  /* empty: there were no free slots */
-    table->bytes += (size_t)(cap - table->slots_cap) * (sizeof *hot + sizeof *cold + sizeof *free_slots);
-    table->hot = hot;
+    table->bytes += (size_t)(cap - table->slots_cap) * (sizeof *cold + sizeof *free_slots);
     table->cold = cold;
     table->free_slots = free_slots;
     table->slots_cap = (uint32_t)cap;
@@ -110,11 +102,25 @@ static uint32_t gf__take_slot(gf_table *table) {
 
 /* ---- Index membership ---- */
 
+/* The index entry of a fence: what the query's distance test reads. */
+static gf__entry gf__entry_of(uint32_t slot, gf_point centre, uint32_t radius_mm) {
+    gf__ecef e = gf__ecef_of(centre);
+    gf__entry entry;
+    entry.x = e.x;
+    entry.y = e.y;
+    entry.z = e.z;
+    entry.reach_q = (uint32_t)(((uint64_t)radius_mm * GF__Q_PER_M + 999) / 1000);
+    entry.slot = slot;
+    return entry;
+}
+
 static void gf__index_insert(gf_table *table, uint32_t slot, const gf__cell_rect *rect) {
+    const gf__fence_cold *cold = &table->cold[slot];
+    gf__entry entry = gf__entry_of(slot, cold->centre, cold->radius_mm);
     for (uint32_t s = 0; s < rect->segments; s++)
         for (uint32_t col = rect->col_lo[s]; col <= rect->col_hi[s]; col++)
             for (uint32_t row = rect->row_lo; row <= rect->row_hi; row++)
-                gf__cells_add(&table->cells, gf__cell_key(rect->level, row, col), slot);
+                gf__cells_add(&table->cells, gf__cell_key(rect->level, row, col), &entry);
     table->level_fences[rect->level]++;
     table->level_mask |= 1u << rect->level;
 }
@@ -136,12 +142,6 @@ gf__cell_rect gf__fence_rect(gf_point centre, uint32_t radius_mm) {
 }
 
 static void gf__set_fence(gf_table *table, uint32_t slot, gf_point centre, uint32_t radius_mm) {
-    gf__ecef e = gf__ecef_of(centre);
-    gf__fence_hot *hot = &table->hot[slot];
-    hot->x = e.x;
-    hot->y = e.y;
-    hot->z = e.z;
-    hot->reach_q = (uint32_t)(((uint64_t)radius_mm * GF__Q_PER_M + 999) / 1000);
     table->cold[slot].centre = centre;
     table->cold[slot].radius_mm = radius_mm;
 }
@@ -155,7 +155,7 @@ gf_status gf_fence_add(gf_table *table, gf_point centre, uint32_t radius_mm, gf_
     if (table->count >= table->capacity) return GF_ERR_CAPACITY;
     gf__cell_rect rect = gf__fence_rect(centre, radius_mm);
     if (gf__reserve_slot(table) != 0) return GF_ERR_NOMEM;
-    if (gf__cells_reserve(&table->cells, (uint32_t)gf__rect_cells(&rect), &table->bytes) != 0) return GF_ERR_NOMEM;
+    if (gf__cells_reserve(&table->cells, &rect, &table->bytes) != 0) return GF_ERR_NOMEM;
 
     uint32_t slot = gf__take_slot(table);
     gf__set_fence(table, slot, centre, radius_mm);
@@ -186,8 +186,7 @@ gf_status gf_fence_move(gf_table *table, gf_handle handle, gf_point centre, uint
     gf_status status = gf__check_fence(centre, radius_mm);
     if (status != GF_OK) return status;
     gf__cell_rect new_rect = gf__fence_rect(centre, radius_mm);
-    if (gf__cells_reserve(&table->cells, (uint32_t)gf__rect_cells(&new_rect), &table->bytes) != 0)
-        return GF_ERR_NOMEM;
+    if (gf__cells_reserve(&table->cells, &new_rect, &table->bytes) != 0) return GF_ERR_NOMEM;
 
     gf__fence_cold *cold = &table->cold[slot];
     gf__cell_rect old_rect = gf__fence_rect(cold->centre, cold->radius_mm);
@@ -208,12 +207,18 @@ gf_status gf_fence_get(const gf_table *table, gf_handle handle, gf_point *centre
 
 /* ---- Invariant checker ---- */
 
-/* Occurrences of fence in the list of cell key (0 when the cell does not exist). */
-static uint32_t gf__occurrences(const gf__cells *cells, uint64_t key, uint32_t fence) {
+/* Occurrences of the fence in cell key (0 when the cell does not exist); -1 when one of them carries data that is
+ * not the fence's. */
+static int64_t gf__occurrences(const gf__cells *cells, uint64_t key, const gf__entry *expected) {
     const gf__cell *cell = gf__cells_find(cells, key);
-    uint32_t n = 0;
+    int64_t n = 0;
     if (cell == NULL) return 0;
-    for (uint32_t e = cell->head; e != GF__NIL; e = cells->entries[e].next) n += cells->entries[e].fence == fence;
+    const gf__entry *block = &cells->arena[cell->offset];
+    for (uint32_t i = 0; i < gf__cell_count(cell); i++) {
+        if (block[i].slot != expected->slot) continue;
+        if (memcmp(&block[i], expected, sizeof *expected) != 0) return -1;
+        n++;
+    }
     return n;
 }
 
@@ -230,17 +235,14 @@ gf_status gf_table_verify(const gf_table *table) {
         if (cold->radius_mm == 0) continue;
         live++;
         if (gf__check_fence(cold->centre, cold->radius_mm) != GF_OK) return GF_ERR_CORRUPT;
-        gf__ecef e = gf__ecef_of(cold->centre);
-        const gf__fence_hot *hot = &table->hot[slot];
-        if (hot->x != e.x || hot->y != e.y || hot->z != e.z) return GF_ERR_CORRUPT;
-        if (hot->reach_q != (uint32_t)(((uint64_t)cold->radius_mm * GF__Q_PER_M + 999) / 1000)) return GF_ERR_CORRUPT;
+        gf__entry entry = gf__entry_of(slot, cold->centre, cold->radius_mm);
         gf__cell_rect rect = gf__fence_rect(cold->centre, cold->radius_mm);
         level_fences[rect.level]++;
         expected_entries += gf__rect_cells(&rect);
         for (uint32_t s = 0; s < rect.segments; s++)
             for (uint32_t col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
                 for (uint32_t row = rect.row_lo; row <= rect.row_hi; row++)
-                    if (gf__occurrences(cells, gf__cell_key(rect.level, row, col), slot) != 1) return GF_ERR_CORRUPT;
+                    if (gf__occurrences(cells, gf__cell_key(rect.level, row, col), &entry) != 1) return GF_ERR_CORRUPT;
     }
     if (live != table->count || live + table->free_count != table->slots_used) return GF_ERR_CORRUPT;
     for (uint32_t i = 0; i < table->free_count; i++) {
@@ -252,22 +254,23 @@ gf_status gf_table_verify(const gf_table *table) {
         if (((table->level_mask >> level) & 1u) != (level_fences[level] != 0)) return GF_ERR_CORRUPT;
     }
 
-    /* Every entry belongs to a live fence and is accounted for above; every cell is reachable and non-empty. */
+    /* Every cell is reachable, non-empty, inside the arena, and holds only live fences; the total matches the
+     * fences' rects (so, with the check above, no cell holds an entry it should not). */
     uint64_t entries = 0, used = 0;
     for (uint64_t i = 0; i <= cells->mask; i++) {
         const gf__cell *cell = &cells->slots[i];
         if (cell->key == 0) continue;
         used++;
-        if (gf__cells_find(cells, cell->key) != cell || cell->count == 0) return GF_ERR_CORRUPT;
-        uint32_t n = 0;
-        for (uint32_t e = cell->head; e != GF__NIL; e = cells->entries[e].next) {
-            uint32_t fence = cells->entries[e].fence;
+        uint32_t count = gf__cell_count(cell);
+        if (gf__cells_find(cells, cell->key) != cell || count == 0 || count > (1u << gf__cell_class(cell)))
+            return GF_ERR_CORRUPT;
+        if ((uint64_t)cell->offset + (1u << gf__cell_class(cell)) > cells->arena_top) return GF_ERR_CORRUPT;
+        for (uint32_t e = 0; e < count; e++) {
+            uint32_t fence = cells->arena[cell->offset + e].slot;
             if (fence >= table->slots_used || table->cold[fence].radius_mm == 0) return GF_ERR_CORRUPT;
-            if (++n > cell->count) return GF_ERR_CORRUPT;
         }
-        if (n != cell->count) return GF_ERR_CORRUPT;
-        entries += n;
+        entries += count;
     }
-    if (used != cells->used || entries != cells->entries_used || entries != expected_entries) return GF_ERR_CORRUPT;
+    if (used != cells->used || entries != cells->live || entries != expected_entries) return GF_ERR_CORRUPT;
     return GF_OK;
 }

@@ -1,0 +1,120 @@
+/*
+ * index.c -- the index against brute force: a few thousand fences (uniform and clustered, radii 1 m .. 50 km, some
+ * across +-180 and at 80..85 degrees) and fixes anywhere, near clusters and near fence boundaries, with margins
+ * 0 .. 50 km. Brute force asks gf_distance for every fence: a hit is gf_distance(fix, centre) - radius <= margin.
+ * The index must return exactly that set, each fence once, with exactly that distance.
+ */
+#include "core_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { FENCES = 2500, QUERIES = 1200, BUFFER = FENCES + 1 };
+
+typedef struct fence {
+    gf_handle handle;
+    gf_point centre;
+    uint32_t radius_mm;
+} fence;
+
+static int by_handle(const void *a, const void *b) {
+    gf_handle x = ((const gf_hit *)a)->handle, y = ((const gf_hit *)b)->handle;
+    return (x > y) - (x < y);
+}
+
+/* The hits brute force expects, in any order; returns how many. */
+static size_t brute_force(const fence *fences, size_t n, gf_point fix, uint32_t margin_mm, gf_hit *out) {
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t d = 0;
+        CT_STATUS(gf_distance(fix, fences[i].centre, &d), GF_OK, "gf_distance");
+        if (d - (int64_t)fences[i].radius_mm <= (int64_t)margin_mm) {
+            out[count].handle = fences[i].handle;
+            out[count].distance_mm = (int32_t)(d - (int64_t)fences[i].radius_mm);
+            count++;
+        }
+    }
+    return count;
+}
+
+/* Compares one query with brute force; also checks (for small margins, where it is cheap) that a short buffer gets
+ * GF_ERR_TRUNCATED and the first hit. Returns the number of hits. */
+static size_t compare(const gf_table *table, const fence *fences, size_t n, gf_point fix, uint32_t margin_mm,
+                      gf_hit *got, gf_hit *want) {
+    size_t count = 0;
+    CT_STATUS(gf_query(table, fix, margin_mm, got, BUFFER, &count), GF_OK, "gf_query");
+    ct_digest_hits(got, count);
+    size_t expected = brute_force(fences, n, fix, margin_mm, want);
+
+    if (count >= 2 && margin_mm <= 2000) {  /* truncation keeps the first hits of the full answer */
+        gf_hit short_buffer[1];
+        size_t short_count = 0;
+        CT_STATUS(gf_query(table, fix, margin_mm, short_buffer, 1, &short_count), GF_ERR_TRUNCATED, "short buffer");
+        CT_CHECK(short_count == count && short_buffer[0].handle == got[0].handle &&
+                     short_buffer[0].distance_mm == got[0].distance_mm,
+                 "truncated query differs: count %lu vs %lu", (unsigned long)short_count, (unsigned long)count);
+    }
+
+    qsort(got, count, sizeof *got, by_handle);
+    qsort(want, expected, sizeof *want, by_handle);
+    int same = count == expected;
+    for (size_t i = 0; same && i < count; i++)
+        same = got[i].handle == want[i].handle && got[i].distance_mm == want[i].distance_mm;
+    for (size_t i = 1; i < count; i++) CT_CHECK(got[i].handle != got[i - 1].handle, "fence reported twice");
+    CT_CHECK(same, "fix {%ld, %ld} margin %lu mm: index %lu hits, brute force %lu", (long)fix.lat, (long)fix.lon,
+             (unsigned long)margin_mm, (unsigned long)count, (unsigned long)expected);
+    return count;
+}
+
+void test_index(void) {
+    ct_rng rng = ct_rng_seeded(0x696E646578ULL);  /* "index" */
+    fence *fences = malloc(FENCES * sizeof *fences);
+    gf_hit *got = malloc(BUFFER * sizeof *got), *want = malloc(BUFFER * sizeof *want);
+    gf_table *table = NULL;
+    CT_STATUS(gf_table_create(FENCES, &table), GF_OK, "gf_table_create");
+    if (fences == NULL || got == NULL || want == NULL || table == NULL) {
+        CT_CHECK(0, "index: out of memory");
+        return;
+    }
+
+    for (size_t i = 0; i < FENCES; i++) {
+        fences[i].centre = ct_random_centre(&rng);
+        fences[i].radius_mm = ct_random_radius(&rng);
+        CT_STATUS(gf_fence_add(table, fences[i].centre, fences[i].radius_mm, &fences[i].handle), GF_OK, "add");
+        ct_digest(fences[i].handle);
+    }
+    CT_STATUS(gf_table_verify(table), GF_OK, "verify after adds");
+
+    unsigned long hits = 0, max_hits = 0, queries_with_hits = 0;
+    for (size_t q = 0; q < QUERIES; q++) {
+        gf_point fix;
+        uint32_t margin_mm = ct_random_margin(&rng);
+        switch (q % 4) {
+        case 0:  /* anywhere, the poles and the seam included */
+            fix.lat = (int32_t)ct_range(&rng, -GF_LAT_MAX_E7, GF_LAT_MAX_E7);
+            fix.lon = (int32_t)ct_range(&rng, -GF_LON_MAX_E7, GF_LON_MAX_E7);
+            if (q % 64 == 0) fix.lat = q % 128 == 0 ? GF_LAT_MAX_E7 : -GF_LAT_MAX_E7;
+            if (q % 96 == 0) fix.lon = GF_LON_MAX_E7;
+            break;
+        case 1:  /* where fences are dense */
+            fix = ct_random_fix_near(&rng, ct_random_centre(&rng), 20000);
+            break;
+        default: {  /* near the boundary of a fence (plus the margin) */
+            const fence *f = &fences[ct_range(&rng, 0, FENCES - 1)];
+            fix = ct_random_fix_near(&rng, f->centre, f->radius_mm + margin_mm);
+            break;
+        }
+        }
+        size_t count = compare(table, fences, FENCES, fix, margin_mm, got, want);
+        hits += count;
+        queries_with_hits += count > 0;
+        if (count > max_hits) max_hits = count;
+    }
+    printf("index: %d fences, %d queries against brute force: %lu hits (%lu queries with hits, at most %lu at once)\n",
+           FENCES, QUERIES, hits, queries_with_hits, max_hits);
+
+    gf_table_destroy(table);
+    free(fences);
+    free(got);
+    free(want);
+}
