@@ -7,6 +7,7 @@ let package = Package(
     products: [
         // The Swift façade (RegionMonitor) over the C core (include/geofence.h, usable from C on its own).
         .library(name: "Geofencing", targets: ["Geofencing", "CGeofence"]),
+        .library(name: "GeofencingInputs", targets: ["GeofencingInputs"]),
         .executable(name: "perf", targets: ["perf"]),
     ],
     targets: [
@@ -23,10 +24,16 @@ let package = Package(
             dependencies: ["CGeofence"],
             path: "Sources/Geofencing"
         ),
+        // Inputs without gpsd: NMEA 0183, GPX and gpsd JSON readers, and the drive simulator.
+        .target(
+            name: "GeofencingInputs",
+            dependencies: ["Geofencing"],
+            path: "Sources/GeofencingInputs"
+        ),
         // `swift run perf`: the benchmark. Not part of any library product.
         .executableTarget(
             name: "perf",
-            dependencies: ["CGeofence", "CPerfSupport"],
+            dependencies: ["CGeofence", "CPerfSupport", "Geofencing"],
             path: "Sources/perf"
         ),
         // perf only: glibc heap readings and an exact allocation counter. It defines malloc & co. for the whole
@@ -40,6 +47,11 @@ let package = Package(
             dependencies: ["CGeofence"],
             path: "Tests/CGeofenceTests",
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "GeofencingInputsTests",
+            dependencies: ["GeofencingInputs", "Geofencing"],
+            path: "Tests/GeofencingInputsTests"
         ),
         .testTarget(
             name: "GeofencingTests",

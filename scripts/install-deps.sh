@@ -3,8 +3,9 @@
 # and runs apt-get update only when something is. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-# gcc: the integer-only check of the C core (gcc -mgeneral-regs-only) and the cross builds.
-PACKAGES=(gcc libc6-dev)
+# gcc: the integer-only check of the C core (gcc -mgeneral-regs-only).
+# libgps-dev: the gpsd reader (GeofencingGPSD); gpsd + gpsd-clients: gpsfake and gpsdecode for the input tests.
+PACKAGES=(gcc libc6-dev pkg-config libgps-dev gpsd gpsd-clients)
 
 missing=()
 for package in "${PACKAGES[@]}"; do
