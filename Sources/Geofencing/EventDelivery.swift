@@ -55,18 +55,19 @@ final class EventDelivery: Sendable {
             return true
         }
         guard claimed else { return }
+        var batch: [MonitorEvent] = []
         while true {
-            let (batch, delegate, streams) = state.withLock { state in
-                let batch = state.queue
-                state.queue.removeAll(keepingCapacity: true)
+            let (delegate, streams) = state.withLock { state in
+                swap(&batch, &state.queue)
                 if batch.isEmpty { state.draining = false }
-                return (batch, state.delegate.value, Array(state.streams.values))
+                return (state.delegate.value, Array(state.streams.values))
             }
             if batch.isEmpty { return }
             for event in batch {
                 for stream in streams { stream.yield(event) }
                 if let delegate { Self.call(delegate, with: event, from: monitor) }
             }
+            batch.removeAll(keepingCapacity: batch.capacity <= 4096)
         }
     }
 

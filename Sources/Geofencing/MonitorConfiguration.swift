@@ -16,6 +16,10 @@ public struct MonitorConfiguration: Sendable, Hashable {
     /// Longest gap in seconds between two usable fixes across which a pass through a region (both fixes outside)
     /// is interpolated; longer gaps are not interpolated (the path between them is anyone's guess).
     public var maximumInterpolationGap: Double = 10
+    /// Fastest speed, in metres per second, that a segment between two fixes may imply for a pass to be
+    /// interpolated across it. A faster "segment" is a position glitch, not a drive: interpolating it would invent
+    /// passes through every region in between. 100 m/s (360 km/h) is above any road or rail vehicle's speed.
+    public var maximumInterpolationSpeed: Double = 100
     /// Report a region found inside at its first determination as an enter (Android's INITIAL_TRIGGER_ENTER)
     /// instead of only a determined state (CoreLocation's behaviour, the default).
     public var reportsInitialInsideAsEnter: Bool = false

@@ -35,8 +35,9 @@ struct RegionRecord {
 ///   outage, a state different from the one before is an enter or exit flagged `inferred`.
 /// - A fix with an invalid coordinate or accuracy worse than `maximumAccuracy` is not usable: it only advances time.
 /// - No usable fix for `outageTimeout` seconds of GNSS time: every known state becomes unknown.
-/// - Two consecutive usable fixes at most `maximumInterpolationGap` apart, a region outside at both, and the segment
-///   between them passing at least the threshold inside: an enter and an exit, interpolated.
+/// - Two consecutive usable fixes at most `maximumInterpolationGap` apart and no faster apart than
+///   `maximumInterpolationSpeed`, a region outside at both, and the segment between them passing at least the
+///   threshold inside: an enter and an exit, interpolated.
 /// - A region with a dwell time: one dwell event once inside for that long.
 /// Work per fix: the core's query (fences near the fix), the regions inside, the regions not yet determined.
 final class MonitorEngine {
@@ -118,7 +119,7 @@ final class MonitorEngine {
             return []
         }
         let distance = distanceFromBoundary(last.point, record)
-        events.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: events.capacity <= 4096)
         emit(.determined, slot, state: record.state, time: last.fix.timestamp, at: last.fix.coordinate,
              distance: record.state == .unknown ? nil : distance)
         return events
@@ -139,7 +140,7 @@ final class MonitorEngine {
 
     /// Applies one fix; returns the events it caused, in order.
     func process(_ fix: Fix) -> [MonitorEvent] {
-        events.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: events.capacity <= 4096)
         if let last = lastObservation, fix.timestamp < last { return [] }  // out of order: ignored
         guard let point = usablePoint(of: fix) else {
             observeWithoutFix(at: fix.timestamp)
@@ -193,7 +194,7 @@ final class MonitorEngine {
 
     /// A time without a usable fix (gpsd mode 0/1, a fix too inaccurate): only the outage rule can act.
     func processNoFix(at time: Date) -> [MonitorEvent] {
-        events.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: events.capacity <= 4096)
         if let last = lastObservation, time < last { return [] }
         observeWithoutFix(at: time)
         return events
@@ -269,12 +270,12 @@ final class MonitorEngine {
     private func interpolatePasses(from start: (fix: Fix, point: gf_point), to end: (fix: Fix, point: gf_point),
                                    accuracy: Double) {
         let length = CoreFenceTable.distance(start.point, end.point)
-        guard length > 0 else { return }
+        let duration = end.fix.timestamp.timeIntervalSince(start.fix.timestamp)
+        guard length > 0, duration > 0, length <= duration * configuration.maximumInterpolationSpeed else { return }
         let mid = SegmentPass.point(at: 0.5, from: start.fix.coordinate, to: end.fix.coordinate)
         guard let midPoint = CoreFenceTable.point(mid) else { return }
         let margin = UInt32(min(Double(GF_MARGIN_MAX_MM), (length / 2 + 1) * 1000))
         let accuracyBoth = max(accuracy, start.fix.horizontalAccuracy ?? 0)
-        let duration = end.fix.timestamp.timeIntervalSince(start.fix.timestamp)
         table.query(midPoint, marginMillimetres: margin) { hits in
             for hit in hits {
                 let slot = Int(hit.handle & 0xFF_FFFF)

@@ -1,6 +1,7 @@
-/// The two engines compared.
+/// The engines compared: the C core's query, the Swift façade's whole per-fix path on top of it, and the baseline.
 enum EngineName: String {
     case core
+    case monitor
     case naiveSwift = "naive-swift"
 }
 
@@ -19,9 +20,23 @@ struct BenchmarkResult {
     let buildNanosecondsPerFence: Double
     /// Hits over one pass of this engine's fixes.
     let hits: Int
-    /// The core's own count (gf_table_memory) per fence, shown beside the measured bytes; nil for naive-swift.
+    /// The core's own count (gf_table_memory) per fence, shown beside the measured bytes; nil for the other engines.
     let tableMemoryPerFence: Double?
+    /// What only the monitor's rows report.
+    var monitor: MonitorFigures? = nil
 
     /// Identifies the comparison this row belongs to: the same fences and fix stream.
     var comparisonKey: String { "\(dataset)/\(workload.rawValue)/\(fences)" }
+}
+
+/// The monitor's figures beyond time and hits (whose `hits` are the region events over the first timed pass).
+struct MonitorFigures {
+    /// Allocator calls per fix: the median over the timed batches. Printed, not checked.
+    let allocationsPerFixMedian: Double
+    /// All allocator calls of the timed passes over all their fixes.
+    let allocationsPerFixMean: Double
+    /// The monitor's first fix (every region determined), on the row of the stream that gave it; nil on the others.
+    let firstFix: MonitorBench.FirstFix?
+    /// One further, untimed pass: allocator calls on fixes with and without events.
+    let split: MonitorBench.AllocationSplit
 }

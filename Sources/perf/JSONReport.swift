@@ -1,5 +1,7 @@
 /// The machine-readable report: exactly one JSON object, {"results":[...]}, one result per line for diffing.
-/// Written by hand (the shape is fixed and flat) so that perf needs no Foundation.
+/// Written by hand (the shape is fixed and flat). Rows of engine "monitor" add "allocations_per_fix_median" and,
+/// on the row whose stream gave the monitor its first fix (every region determined, not in the timing),
+/// "first_fix_ns"; their "hits" are the region events over the first timed pass.
 enum JSONReport {
     static func render(_ results: [BenchmarkResult]) -> String {
         let rows = results.map { result in
@@ -9,9 +11,18 @@ enum JSONReport {
                 + "\"ns_per_fix_p99\":\(number(result.nanosecondsPerFixP99, places: 2)),"
                 + "\"bytes_per_fence\":\(number(result.bytesPerFence, places: 2)),"
                 + "\"build_ns_per_fence\":\(number(result.buildNanosecondsPerFence, places: 2)),"
-                + "\"hits\":\(result.hits)}"
+                + "\"hits\":\(result.hits)" + monitorFields(result) + "}"
         }
         return "{\"results\":[\n" + rows.joined(separator: ",\n") + "\n]}"
+    }
+
+    private static func monitorFields(_ result: BenchmarkResult) -> String {
+        guard let monitor = result.monitor else { return "" }
+        var fields = ",\"allocations_per_fix_median\":\(number(monitor.allocationsPerFixMedian, places: 4))"
+        if let firstFix = monitor.firstFix {
+            fields += ",\"first_fix_ns\":\(firstFix.nanoseconds)"
+        }
+        return fields
     }
 
     /// JSON has no NaN or infinity; an unmeasurable value is null rather than invalid JSON.

@@ -1,6 +1,6 @@
 /// Fixed-point text for a Double ("12.30"), without Foundation: the report and the JSON need stable, locale-free
-/// digits, and perf has no other use for Foundation. Non-finite values print as "-" (they never reach the JSON:
-/// see JSONReport).
+/// digits (perf uses Foundation only for the monitor engine's `Date` timestamps). Non-finite values print as "-"
+/// (they never reach the JSON: see JSONReport).
 func fixed(_ value: Double, places: Int) -> String {
     guard value.isFinite else { return "-" }
     var scale = 1.0

@@ -12,7 +12,8 @@ struct Options {
     static let usage = """
         usage: swift run perf [--quick] [--json] [--margin-mm MM] [--stops PATH]
 
-        Compares the core (gf_query) with naive-swift (a haversine loop over every fence) at 10^3..10^6 fences,
+        Compares the core (gf_query) and monitor (RegionMonitor.process: the core's queries plus region states and
+        events, no delegate or stream) with naive-swift (a haversine loop over every fence) at 10^3..10^6 fences,
         on a drive (fixes 10-30 m apart, warm cache) and on uniform random fixes (cold cache).
 
           --quick         a smoke test that finishes in under a minute (fewer fixes; naive-swift shrinks at 10^6)

@@ -55,7 +55,7 @@ enum PerfCommand {
         do {
             outcome = try Suite(plan: plan, console: console).run(datasets)
         } catch {
-            writeToStandardError("perf: the core failed: \(error)\n")
+            writeToStandardError("perf: the run failed: \(error)\n")
             return 1
         }
 
@@ -64,8 +64,8 @@ enum PerfCommand {
         TableReport.render(outcome.results).forEach(console.report)
         console.report("")
         console.report("fixes: per pass over the stream; naive-swift runs the first fixes of the core's stream, and "
-            + "hits count the hits over an engine's own fixes")
-        (notes + checks.lines).forEach(console.report)
+            + "hits count the hits over an engine's own fixes (the monitor's: its events, see below)")
+        (notes + MonitorReport.lines(outcome.results, plan: plan) + checks.lines).forEach(console.report)
         if options.json {
             print(JSONReport.render(outcome.results))
         }

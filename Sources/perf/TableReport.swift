@@ -1,5 +1,5 @@
-/// The table for people: one row per engine, dataset, workload and fence count, with the core's speed-up over the
-/// naive engine on the same fences and fix stream.
+/// The table for people: one row per engine, dataset, workload and fence count, with the core's and the monitor's
+/// speed-up over the naive engine on the same fences and fix stream.
 enum TableReport {
     private struct Column {
         let title: String
@@ -26,8 +26,13 @@ enum TableReport {
             },
             Column(title: "build ns/fence", alignRight: true) { fixed($0.buildNanosecondsPerFence, places: 0) },
             Column(title: "hits", alignRight: true) { String($0.hits) },
+            Column(title: "allocs/fix", alignRight: true) { result in
+                result.monitor.map { fixed($0.allocationsPerFixMedian, places: 3) } ?? "-"
+            },
             Column(title: "speed-up", alignRight: true) { result in
-                guard result.engine == .core, let naive = naiveMedianByKey[result.comparisonKey] else { return "-" }
+                guard result.engine != .naiveSwift, let naive = naiveMedianByKey[result.comparisonKey] else {
+                    return "-"
+                }
                 return fixed(naive / result.nanosecondsPerFixMedian, places: 1) + "x"
             },
         ]

@@ -32,13 +32,18 @@ struct BatchTimings {
     var median: Double { percentile(50) }
     var p99: Double { percentile(99) }
 
-    /// Nearest-rank percentile: a value that was actually measured, never an interpolation between two batches.
     func percentile(_ percent: Double) -> Double {
-        guard !nanosecondsPerFix.isEmpty else { return .nan }
-        let sorted = nanosecondsPerFix.sorted()
-        let rank = Int((percent / 100 * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
+        nearestRankPercentile(percent, of: nanosecondsPerFix)
     }
+}
+
+/// Nearest-rank percentile: a value that was actually measured, never an interpolation between two batches. NaN for
+/// no values.
+func nearestRankPercentile(_ percent: Double, of values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    let rank = Int((percent / 100 * Double(sorted.count)).rounded(.up))
+    return sorted[min(max(rank, 1), sorted.count) - 1]
 }
 
 /// Times `queryBatch` over the fixes 0..<timings.fixCount in batches, timings.repetitions times over, recording
