@@ -16,7 +16,9 @@ let package = Package(
             name: "CGeofence",
             path: ".",
             sources: ["CSources"],
-            publicHeadersPath: "include"
+            publicHeadersPath: "include",
+            // gf_point_from_degrees rounds with lround(): a client that links nothing else from libm needs it.
+            linkerSettings: [.linkedLibrary("m")]
         ),
         // The Swift façade: regions, fixes, RegionMonitor, delegate and event stream. Knows nothing of gpsd or SQLite.
         .target(
