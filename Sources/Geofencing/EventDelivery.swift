@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Hands the monitor's events to its delegate and to every event stream, one at a time, in the order they were
 /// enqueued, with no monitor lock held during a callback.
 ///
@@ -19,7 +17,7 @@ final class EventDelivery: Sendable {
         var nextStreamID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var delegate: (any RegionMonitorDelegate)? {
         get { state.withLock { $0.delegate.value } }

@@ -10,7 +10,9 @@ public struct Fix: Sendable, Hashable {
     /// GNSS time of the position (UTC).
     public var timestamp: Date
     /// Radius in metres within which the true position lies with 95 % confidence (gpsd's `eph`); nil when the
-    /// receiver does not say. Fixes whose accuracy straddles a boundary cause no transition there.
+    /// receiver does not say. Fixes whose accuracy straddles a boundary cause no transition there. A negative value
+    /// (CoreLocation's mark of an invalid position), NaN, or one above `MonitorConfiguration.maximumAccuracy` makes
+    /// the fix unusable: it only advances time.
     public var horizontalAccuracy: Double?
     /// Ground speed in metres per second, if reported.
     public var speed: Double?

@@ -30,9 +30,10 @@ struct RegionRecord {
 /// hysteresis; a = the fix's horizontal accuracy, 0 when unknown; threshold = max(h, a)):
 /// - inside -> outside (exit)  when s >= +threshold
 /// - outside -> inside (enter) when s <= -threshold
-/// - unknown -> inside when s <= -a, -> outside when s > a (no hysteresis: nothing to flap from); otherwise it stays
-///   unknown. The first determination is a `determined` event (an enter with `reportsInitialInsideAsEnter`); after an
-///   outage, a state different from the one before is an enter or exit flagged `inferred`.
+/// - unknown, first determination: inside when s <= -a, outside when s > a (no hysteresis: nothing to flap from);
+///   otherwise it stays unknown. A `determined` event (an enter with `reportsInitialInsideAsEnter`).
+/// - unknown after an outage: the state before the outage stands unless the fix is past the boundary by the
+///   threshold, which is an enter or exit flagged `inferred`; otherwise a `determined` event with that state.
 /// - A fix with an invalid coordinate or accuracy worse than `maximumAccuracy` is not usable: it only advances time.
 /// - No usable fix for `outageTimeout` seconds of GNSS time: every known state becomes unknown.
 /// - Two consecutive usable fixes at most `maximumInterpolationGap` apart and no faster apart than
@@ -206,7 +207,10 @@ final class MonitorEngine {
     }
 
     private func usablePoint(of fix: Fix) -> gf_point? {
-        if let accuracy = fix.horizontalAccuracy, !(accuracy <= configuration.maximumAccuracy) { return nil }
+        // A negative accuracy is CoreLocation's mark of an invalid position; NaN and too-large ones are unusable too.
+        if let accuracy = fix.horizontalAccuracy, !(accuracy >= 0 && accuracy <= configuration.maximumAccuracy) {
+            return nil
+        }
         return CoreFenceTable.point(fix.coordinate)
     }
 
@@ -239,23 +243,26 @@ final class MonitorEngine {
             setState(slot, .inside, since: time)
             if record.region.notifyOnEntry { emit(.enter, slot, state: .inside, time: time, at: at, distance: distance) }
         case .unknown:
-            let found: RegionState
-            if distance <= -accuracy { found = .inside } else if distance > accuracy { found = .outside } else { return }
-            let before = record.stateBeforeOutage
-            records[slot]!.stateBeforeOutage = nil
             records[slot]!.stateRequested = false
-            if let before, before != .unknown {
-                // Back from an outage: keep the dwell clock when the vehicle stayed inside.
-                setState(slot, found, since: found == .inside && before == .inside ? record.insideSince ?? time : time)
-                if found != before {
-                    let kind: RegionEvent.Kind = found == .inside ? .enter : .exit
-                    let notify = found == .inside ? record.region.notifyOnEntry : record.region.notifyOnExit
-                    emit(notify ? kind : .determined, slot, state: found, time: time, at: at, distance: distance,
-                         inferred: notify)
+            if let before = record.stateBeforeOutage, before != .unknown {
+                // Back from an outage: the state before it stands unless this fix is past the boundary by the
+                // usual threshold, so a parked vehicle's jitter cannot turn into inferred transitions.
+                records[slot]!.stateBeforeOutage = nil
+                let crossed = before == .inside ? distance >= threshold : distance <= -threshold
+                let found: RegionState = crossed ? (before == .inside ? .outside : .inside) : before
+                // The dwell clock keeps running when the vehicle stayed inside.
+                setState(slot, found, since: found == .inside && !crossed ? record.insideSince ?? time : time)
+                let notify = found == .inside ? record.region.notifyOnEntry : record.region.notifyOnExit
+                if crossed && notify {
+                    emit(found == .inside ? .enter : .exit, slot, state: found, time: time, at: at,
+                         distance: distance, inferred: true)
                 } else {
                     emit(.determined, slot, state: found, time: time, at: at, distance: distance)
                 }
             } else {
+                // First determination: no state to flap from, so only the fix's own uncertainty matters.
+                let found: RegionState
+                if distance <= -accuracy { found = .inside } else if distance > accuracy { found = .outside } else { return }
                 setState(slot, found, since: time)
                 let asEnter = found == .inside && configuration.reportsInitialInsideAsEnter && record.region.notifyOnEntry
                 emit(asEnter ? .enter : .determined, slot, state: found, time: time, at: at, distance: distance)
@@ -276,6 +283,7 @@ final class MonitorEngine {
         guard let midPoint = CoreFenceTable.point(mid) else { return }
         let margin = UInt32(min(Double(GF_MARGIN_MAX_MM), (length / 2 + 1) * 1000))
         let accuracyBoth = max(accuracy, start.fix.horizontalAccuracy ?? 0)
+        var crossings: [(time: Date, slot: Int, kind: RegionEvent.Kind, fraction: Double)] = []
         table.query(midPoint, marginMillimetres: margin) { hits in
             for hit in hits {
                 let slot = Int(hit.handle & 0xFF_FFFF)
@@ -289,18 +297,22 @@ final class MonitorEngine {
                       let pass = SegmentPass.through(
                         center: record.region.center, radius: radius, depth: depth,
                         from: start.fix.coordinate, to: end.fix.coordinate) else { continue }
-                let entryTime = start.fix.timestamp.addingTimeInterval(pass.entry * duration)
-                let exitTime = start.fix.timestamp.addingTimeInterval(pass.exit * duration)
-                let entryPoint = SegmentPass.point(at: pass.entry, from: start.fix.coordinate, to: end.fix.coordinate)
-                let exitPoint = SegmentPass.point(at: pass.exit, from: start.fix.coordinate, to: end.fix.coordinate)
+                records[slot]!.eventAtFix = fixNumber
                 if record.region.notifyOnEntry {
-                    emit(.enter, slot, state: .inside, time: entryTime, at: entryPoint, distance: 0, interpolated: true)
+                    crossings.append((start.fix.timestamp + pass.entry * duration, slot, .enter, pass.entry))
                 }
                 if record.region.notifyOnExit {
-                    emit(.exit, slot, state: .outside, time: exitTime, at: exitPoint, distance: 0, interpolated: true)
+                    crossings.append((start.fix.timestamp + pass.exit * duration, slot, .exit, pass.exit))
                 }
-                records[slot]!.eventAtFix = fixNumber
             }
+        }
+        // In the order the vehicle made them (the core returns hits in index order, and passes through overlapping
+        // regions interleave); ties by slot, and a region's enter before its exit.
+        crossings.sort { ($0.time, $0.slot, $0.kind == .exit ? 1 : 0) < ($1.time, $1.slot, $1.kind == .exit ? 1 : 0) }
+        for crossing in crossings {
+            let point = SegmentPass.point(at: crossing.fraction, from: start.fix.coordinate, to: end.fix.coordinate)
+            emit(crossing.kind, crossing.slot, state: crossing.kind == .enter ? .inside : .outside,
+                 time: crossing.time, at: point, distance: 0, interpolated: true)
         }
     }
 
@@ -369,7 +381,7 @@ final class MonitorEngine {
         let event = RegionEvent(
             sequence: nextSequence, kind: kind, region: records[slot]!.region, state: state, time: time,
             coordinate: coordinate, distance: distance, inferred: inferred, interpolated: interpolated)
-        nextSequence += 1
+        nextSequence &+= 1  // wraps after 2^64 - 1 instead of trapping (a restored store may start anywhere)
         events.append(.region(event))
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Monitors circular regions against a stream of GNSS fixes: CoreLocation's region monitoring for Linux vehicle
 /// units, without its limits (a million regions, no added latency, events that neither flap nor go missing).
@@ -25,14 +24,14 @@ public final class RegionMonitor: Sendable {
     public var maximumRegionMonitoringDistance: Double { Self.maximumRegionMonitoringDistance }
 
     public let configuration: MonitorConfiguration
-    private let engine: Mutex<MonitorEngine>
+    private let engine: Locked<MonitorEngine>
     private let delivery = EventDelivery()
 
     /// Creates a monitor. Throws `capacityReached` for a capacity below 1 or above 16,777,215, `outOfMemory` if the
     /// core cannot allocate its table.
     public init(configuration: MonitorConfiguration = MonitorConfiguration()) throws(RegionMonitorError) {
         self.configuration = configuration
-        self.engine = Mutex(try MonitorEngine(configuration: configuration))
+        self.engine = Locked(try MonitorEngine(configuration: configuration))
     }
 
     deinit {

@@ -1,0 +1,110 @@
+// Test support: a delegate that records every callback, in order, for comparing with the event stream.
+import Foundation
+@testable import Geofencing
+
+/// One delegate callback as it arrived. Keeps which method was called, so a test can check that the method
+/// matches the event it carries (didEnterRegion carries an enter, and so on).
+enum Callback: Sendable, Hashable {
+    case enter(CircularRegion, RegionEvent)
+    case exit(CircularRegion, RegionEvent)
+    case dwell(CircularRegion, RegionEvent)
+    case determined(RegionState, CircularRegion, RegionEvent)
+    case started(CircularRegion)
+    case failed(CircularRegion, RegionMonitorError)
+
+    /// The `MonitorEvent` an event stream should have received for this callback.
+    var monitorEvent: MonitorEvent {
+        switch self {
+        case .enter(_, let event), .exit(_, let event), .dwell(_, let event), .determined(_, _, let event):
+            .region(event)
+        case .started(let region): .didStartMonitoring(region)
+        case .failed(let region, let error): .monitoringDidFail(region, error)
+        }
+    }
+
+    var regionEvent: RegionEvent? {
+        if case .region(let event) = monitorEvent { event } else { nil }
+    }
+
+    /// Whether the method called fits the event passed (kind, state and region agree).
+    var isConsistent: Bool {
+        switch self {
+        case .enter(let region, let event):
+            event.kind == .enter && event.state == .inside && event.region == region
+        case .exit(let region, let event):
+            event.kind == .exit && event.state == .outside && event.region == region
+        case .dwell(let region, let event):
+            event.kind == .dwell && event.state == .inside && event.region == region
+        case .determined(let state, let region, let event):
+            event.kind == .determined && event.state == state && event.region == region
+        case .started, .failed:
+            true
+        }
+    }
+}
+
+/// A `RegionMonitorDelegate` that appends every callback to a log. Sendable through the monitor's own `Locked` (a pthread mutex ThreadSanitizer understands; `Mutex` it does not see on Linux): the monitor calls
+/// it from whichever task caused the events. An optional `reaction` runs after recording, for delegates that call
+/// back into the monitor.
+final class EventRecorder: RegionMonitorDelegate {
+    typealias Reaction = @Sendable (RegionMonitor, Callback) -> Void
+
+    private let log = Locked<[Callback]>([])
+    private let reaction: Reaction?
+
+    init(reaction: Reaction? = nil) {
+        self.reaction = reaction
+    }
+
+    /// Every callback so far, in arrival order.
+    var callbacks: [Callback] { log.withLock { $0 } }
+
+    /// The region events (enter, exit, dwell, determined) so far, in arrival order.
+    var regionEvents: [RegionEvent] { callbacks.compactMap(\.regionEvent) }
+
+    /// What an event stream should have seen.
+    var monitorEvents: [MonitorEvent] { callbacks.map(\.monitorEvent) }
+
+    /// The region events of one region.
+    func events(of identifier: String) -> [RegionEvent] {
+        regionEvents.filter { $0.regionIdentifier == identifier }
+    }
+
+    /// The enter and exit events of one region.
+    func transitions(of identifier: String) -> [RegionEvent] {
+        events(of: identifier).filter { $0.kind == .enter || $0.kind == .exit }
+    }
+
+    private func record(_ callback: Callback, from monitor: RegionMonitor) {
+        log.withLock { $0.append(callback) }
+        reaction?(monitor, callback)
+    }
+
+    func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: CircularRegion, event: RegionEvent) {
+        record(.enter(region, event), from: monitor)
+    }
+
+    func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: CircularRegion, event: RegionEvent) {
+        record(.exit(region, event), from: monitor)
+    }
+
+    func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: CircularRegion, event: RegionEvent) {
+        record(.dwell(region, event), from: monitor)
+    }
+
+    func regionMonitor(
+        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: CircularRegion, event: RegionEvent
+    ) {
+        record(.determined(state, region, event), from: monitor)
+    }
+
+    func regionMonitor(_ monitor: RegionMonitor, didStartMonitoringFor region: CircularRegion) {
+        record(.started(region), from: monitor)
+    }
+
+    func regionMonitor(
+        _ monitor: RegionMonitor, monitoringDidFailFor region: CircularRegion, withError error: RegionMonitorError
+    ) {
+        record(.failed(region, error), from: monitor)
+    }
+}
