@@ -44,9 +44,14 @@ let package = Package(
             name: "CPerfSupport",
             path: "Sources/CPerfSupport"
         ),
+        // Test helpers shared by the test targets: the seeded generator, the shared-data locator.
+        .target(
+            name: "GeofencingTestSupport",
+            path: "Tests/GeofencingTestSupport"
+        ),
         .testTarget(
             name: "CGeofenceTests",
-            dependencies: ["CGeofence"],
+            dependencies: ["CGeofence", "GeofencingTestSupport"],
             path: "Tests/CGeofenceTests",
             exclude: ["Fixtures"]
         ),
@@ -57,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GeofencingTests",
-            dependencies: ["Geofencing", "CGeofence"],
+            dependencies: ["Geofencing", "CGeofence", "GeofencingTestSupport"],
             path: "Tests/GeofencingTests"
         ),
     ],

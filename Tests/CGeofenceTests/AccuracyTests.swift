@@ -3,6 +3,7 @@
 import CGeofence
 import Foundation
 import Testing
+import GeofencingTestSupport
 
 @Suite("Accuracy against the WGS-84 geodesic")
 struct AccuracyTests {

@@ -3,6 +3,7 @@
 import CGeofence
 import Foundation
 import Testing
+import GeofencingTestSupport
 
 @Suite("Degrees <-> 1e-7 degree")
 struct CoordinateConversionTests {

@@ -4,6 +4,7 @@
 import CGeofence
 import Foundation
 import Testing
+import GeofencingTestSupport
 
 @Suite("gf_query against brute force")
 struct IndexVersusBruteForceTests {

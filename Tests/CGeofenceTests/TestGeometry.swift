@@ -5,6 +5,7 @@
 import CGeofence
 import Foundation
 import Testing
+import GeofencingTestSupport
 
 enum TestGeometry {
     static let e7PerDegree = 10_000_000.0

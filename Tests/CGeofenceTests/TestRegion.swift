@@ -1,6 +1,7 @@
 // The areas where test fences live: each about 500 km x 500 km, chosen where spatial indexes tend to break.
 import CGeofence
 import Foundation
+import GeofencingTestSupport
 
 enum TestRegion: String, CaseIterable, Sendable {
     /// An ordinary place (southern Germany): the baseline.

@@ -1,40 +1,9 @@
-// Shared helpers of the C core's tests: a seeded random generator, readable gf_status failures, the fixture folder.
+// Shared helpers of the C core's tests: readable gf_status failures, the fixture folder (the seeded generator is in
+// GeofencingTestSupport).
 import CGeofence
 import Foundation
+import GeofencingTestSupport
 import Testing
-
-/// SplitMix64: a tiny, fast generator whose whole state is one integer, so every test run draws the same numbers
-/// and a failure can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
-
-extension RandomNumberGenerator {
-    /// A value whose logarithm is uniform, so every scale between the bounds is equally represented
-    /// (1 m fences as often as 10 km ones).
-    mutating func logUniform(_ range: ClosedRange<Double>) -> Double {
-        exp(Double.random(in: log(range.lowerBound)...log(range.upperBound), using: &self))
-    }
-
-    /// A normally distributed value (Box-Muller), for clustered layouts.
-    mutating func gaussian(standardDeviation: Double) -> Double {
-        let u1 = Double.random(in: Double.ulpOfOne...1, using: &self)
-        let u2 = Double.random(in: 0..<1, using: &self)
-        return standardDeviation * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
-    }
-}
 
 /// "GF_ERR_RADIUS (radius outside ...)": a status as the core names and explains it, for failure messages.
 func describe(_ status: gf_status) -> String {

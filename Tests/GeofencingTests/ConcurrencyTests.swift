@@ -3,6 +3,7 @@
 import Foundation
 import Geofencing
 import Testing
+import GeofencingTestSupport
 
 @Suite("Concurrency")
 struct ConcurrencyTests {

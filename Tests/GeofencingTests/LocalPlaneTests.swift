@@ -4,6 +4,7 @@ import CGeofence
 import Foundation
 import Geofencing
 import Testing
+import GeofencingTestSupport
 
 @Suite("Track geometry (test support)")
 struct LocalPlaneTests {

@@ -3,6 +3,7 @@
 import Foundation
 import Geofencing
 import Testing
+import GeofencingTestSupport
 
 @Suite("Real drive: Brisbane car log over the SEQ stops",
        .enabled(if: SharedData.isAvailable("nmea/nmealog.txt", "pois/seq-stops.txt"),

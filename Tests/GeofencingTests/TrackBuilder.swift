@@ -1,6 +1,7 @@
 // Test support: hand-made vehicle tracks (straight drives, parked stretches, gaps, jitter) as GNSS fixes.
 import Foundation
 import Geofencing
+import GeofencingTestSupport
 
 /// Builds a list of fixes by moving a cursor (a position in a `LocalPlane` and a GNSS time) around.
 ///

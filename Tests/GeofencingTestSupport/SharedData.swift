@@ -1,24 +1,24 @@
-// Test support: where the shared real-world data sets are, and whether they are there at all.
+// Shared test support: where the shared real-world data sets are, and whether they are there at all.
 import Foundation
 import Testing
 
 /// The data folder shared between the project's sessions: `<package root>/../shared/data`. It is not part of the
 /// repository, so tests that need it are skipped (with this explanation) when it is absent.
-enum SharedData {
-    /// The package root is three levels above this file (`<root>/Tests/GeofencingTests/SharedData.swift`).
-    static let directory: URL = URL(fileURLWithPath: #filePath)
+public enum SharedData {
+    /// The package root is three levels above this file (`<root>/Tests/GeofencingTestSupport/SharedData.swift`).
+    public static let directory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("../shared/data").standardizedFileURL
 
-    static func url(_ relativePath: String) -> URL {
+    public static func url(_ relativePath: String) -> URL {
         directory.appendingPathComponent(relativePath)
     }
 
-    static func isAvailable(_ relativePaths: String...) -> Bool {
+    public static func isAvailable(_ relativePaths: String...) -> Bool {
         relativePaths.allSatisfy { FileManager.default.isReadableFile(atPath: url($0).path) }
     }
 
-    static func skipMessage(_ relativePaths: String...) -> Comment {
+    public static func skipMessage(_ relativePaths: String...) -> Comment {
         Comment(rawValue: "\(relativePaths.joined(separator: " and ")) not found under \(directory.path) "
             + "(the shared data folder is not part of the repository)")
     }

@@ -1,0 +1,48 @@
+// Shared test support: a seeded random generator, so every "random" track, fence set and fix is the same on every run
+// and machine, and a failure can be replayed from its seed.
+import Foundation
+
+/// SplitMix64: a tiny generator whose whole state is one integer. The standard library's generator is unseeded.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+
+    /// Uniform in [0, 1), from the top 53 bits (all a Double holds).
+    public mutating func nextUnit() -> Double {
+        Double(next() >> 11) * 0x1p-53
+    }
+
+    /// A point uniformly distributed in a disc of this radius (east, north in metres): receiver jitter whose size
+    /// never exceeds `radius` in any direction, so its component across a boundary is bounded by it too.
+    public mutating func pointInDisc(radius: Double) -> (east: Double, north: Double) {
+        let angle = 2 * Double.pi * nextUnit()
+        let distance = radius * nextUnit().squareRoot()
+        return (distance * sin(angle), distance * cos(angle))
+    }
+}
+
+extension RandomNumberGenerator {
+    /// A value whose logarithm is uniform, so every scale between the bounds is equally represented
+    /// (1 m fences as often as 10 km ones).
+    public mutating func logUniform(_ range: ClosedRange<Double>) -> Double {
+        exp(Double.random(in: log(range.lowerBound)...log(range.upperBound), using: &self))
+    }
+
+    /// A normally distributed value (Box-Muller), for clustered layouts.
+    public mutating func gaussian(standardDeviation: Double) -> Double {
+        let u1 = Double.random(in: Double.ulpOfOne...1, using: &self)
+        let u2 = Double.random(in: 0..<1, using: &self)
+        return standardDeviation * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+    }
+}
