@@ -57,8 +57,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GeofencingInputsTests",
-            dependencies: ["GeofencingInputs", "Geofencing"],
-            path: "Tests/GeofencingInputsTests"
+            dependencies: ["GeofencingInputs", "Geofencing", "GeofencingTestSupport"],
+            path: "Tests/GeofencingInputsTests",
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "GeofencingTests",

@@ -1,0 +1,19 @@
+/// Which sentences the reader understands and from which talkers.
+extension NMEAReport {
+    /// Decodes a sentence of a supported type; nil for any other type (GSA, GSV, TXT, depth, wind, ...).
+    static func decode(_ sentence: NMEASentence) throws(NMEAFieldError) -> NMEAReport? {
+        switch sentence.type {
+        case "RMC": try rmc(sentence)
+        case "GGA": try gga(sentence)
+        case "GNS": try gns(sentence)
+        case "GLL": try gll(sentence)
+        case "GST": try gst(sentence)
+        case "VTG": try vtg(sentence)
+        case "ZDA": try zda(sentence)
+        default: nil
+        }
+    }
+
+    /// Knots to metres per second (1 knot = 1852 m per hour).
+    static let metresPerSecondPerKnot = 1852.0 / 3600.0
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Proleptic Gregorian calendar arithmetic in UTC, done with integers so that no time zone, locale or `Calendar`
+/// setting of the machine can change a timestamp read from a log.
+enum CivilCalendar {
+    static let secondsPerDay = 86_400
+
+    /// Days from 1970-01-01 to the given date, or nil when the date does not exist (month 13, February 30, ...).
+    ///
+    /// The algorithm counts whole 400-year eras (146 097 days each) and then days within the era, with the year
+    /// starting on March 1 so that the leap day falls at the end of a year and needs no special case.
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int? {
+        guard (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day) else { return nil }
+        let marchBasedYear = month <= 2 ? year - 1 : year
+        let era = (marchBasedYear >= 0 ? marchBasedYear : marchBasedYear - 399) / 400
+        let yearOfEra = marchBasedYear - era * 400                                 // 0 ... 399
+        let marchBasedMonth = month > 2 ? month - 3 : month + 9                     // March = 0
+        let dayOfYear = (153 * marchBasedMonth + 2) / 5 + day - 1                   // 0 ... 365
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let daysFromEpochOfEra0To1970 = 719_468                                     // 0000-03-01 to 1970-01-01
+        return era * 146_097 + dayOfEra - daysFromEpochOfEra0To1970
+    }
+
+    static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// The instant `day` days after 1970-01-01 plus `nanosecondsIntoDay`, as a `Date`.
+    static func date(day: Int, nanosecondsIntoDay: Int64) -> Date {
+        let whole = Int64(day) * Int64(secondsPerDay) + nanosecondsIntoDay / 1_000_000_000
+        let fraction = Double(nanosecondsIntoDay % 1_000_000_000) / 1e9
+        return Date(timeIntervalSince1970: Double(whole) + fraction)
+    }
+
+    /// The day (since 1970-01-01) on which `date` falls, in UTC.
+    static func day(of date: Date) -> Int {
+        Int((date.timeIntervalSince1970 / Double(secondsPerDay)).rounded(.down))
+    }
+}

@@ -1,0 +1,188 @@
+// Test support: compares our NMEA reader's observations of a log with gpsd's reports for it (`gpsdecode -j`) and
+// sorts every difference into a category that explains it.
+import Foundation
+import Geofencing
+@testable import GeofencingInputs
+
+/// Why our reader and gpsd differ on an epoch: a short label for the table and the explanation, each category
+/// checked against the log by `GPSDecodeComparison`. `unexplained` must never occur.
+enum GPSDecodeDifference: String, CaseIterable, Sendable {
+    case beforeGPSDStarted = "before gpsd started"
+    case notReportedByGPSD = "no gpsd report"
+    case reportedWithoutTime = "gpsd: no time"
+    case gpsdDayRollover = "gpsd: +1 day"
+    case disagreeingSentences = "sentences disagree"
+    case unexplained = "UNEXPLAINED"
+
+    var explanation: String {
+        switch self {
+        case .beforeGPSDStarted:
+            "gpsd starts reporting with a time only once it knows the year (gpsd 3.22 takes it from ZDA or from an RMC "
+                + "with status A, never from an RMC with status V) and has seen the time change once; we date these "
+                + "epochs from their RMC, or backwards from the first date. Checked: the epoch comes before, in the "
+                + "log, the epoch of gpsd's first timed report."
+        case .notReportedByGPSD:
+            "gpsd emits a TPV only on a sentence it has learned ends a cycle (the last one before the time changes); "
+                + "this epoch lacks all of them (the end of a log cut mid-epoch, or an epoch the gpsd maintainers "
+                + "trimmed). Checked by replaying that rule (NMEALogScan.wouldGPSDReport)."
+        case .reportedWithoutTime:
+            "gpsd reported the epoch in a TPV without a time because it had no year yet: gpsd 3.22 takes it only "
+                + "from ZDA or an RMC with status A (haicom-305N.log starts with RMC status V), and plaka.log has no "
+                + "date at all (we use the reference date 1970-01-01). Checked: an untimed TPV with the same mode "
+                + "and position follows, in order."
+        case .gpsdDayRollover:
+            "gpsd 3.22 advances the day whenever a sentence's hour is smaller than the previous one (merge_hhmmss), "
+                + "even when a log steps back by minutes (bt451.log jumps from 15:25 to 14:33): it dates a GGA the "
+                + "next day until the next RMC. We roll over only after a step back of more than 12 hours. Checked: "
+                + "gpsd's time is ours plus one day and the fixes agree."
+        case .disagreeingSentences:
+            "the sentences of one time of day report different positions (an instrument-bus multiplexer relays "
+                + "sentences from different moments under one time, 20160815.nmea); gpsd reports the state at its "
+                + "cycle-ending sentence, we keep the last position sentence. Checked: gpsd's position is the one "
+                + "another sentence of the same epoch reports."
+        case .unexplained:
+            "not explained by any of the above: a bug in our reader or in this comparison."
+        }
+    }
+}
+
+struct GPSDecodeComparison: Sendable {
+    var log: String
+    var gpsdTPVs = 0
+    /// gpsd's epochs with a fix: distinct times with mode ≥ 2, plus runs of untimed fix TPVs at one position.
+    var gpsdFixes = 0
+    /// Distinct times with mode ≤ 1, plus runs of untimed mode-1 TPVs.
+    var gpsdNoFixes = 0
+    var ourFixes = 0
+    var ourNoFixes = 0
+    /// Epochs on which both agree (time, mode, position to 1e-7°).
+    var matched = 0
+    /// Our times before 2017 that gpsd moved forward by 1024 weeks (see `gpsdTime(forOurs:)`).
+    var weekRolloverShifted = 0
+    var differences: [GPSDecodeDifference: Int] = [:]
+    var unexplainedExamples: [String] = []
+
+    static let tolerance = 1e-7
+
+    /// gpsd 3.22's gpsd_utc_resolve() adds 1024 GPS weeks (619 315 200 s) to every NMEA date before 2017-01-01,
+    /// because its built-in leap-second count (18, valid from 2017) says such a date must come from a receiver
+    /// that lost a GPS week rollover. Recorded logs are older than that, so gpsd dates 2008 as 2027. Our reader
+    /// keeps the date the log says; the comparison moves our times the same way.
+    static func gpsdTime(forOurs time: Date) -> Date {
+        time.timeIntervalSince1970 < 1_483_228_800 ? time.addingTimeInterval(619_315_200) : time
+    }
+
+    init(log: String, observations: [Observation], tpvs: [GPSDecodeTPV], epochs: [ScannedEpoch]) {
+        self.log = log
+        gpsdTPVs = tpvs.count
+        ourFixes = observations.filter { $0.fix != nil }.count
+        ourNoFixes = observations.count - ourFixes
+
+        var gpsdByTime: [Int64: GPSDecodeTPV] = [:]          // the last TPV of each time: gpsd's final merge
+        var untimed: [GPSDecodeTPV] = []
+        for tpv in tpvs {
+            if let text = tpv.time, let time = ISO8601Timestamp.parse(text) {
+                gpsdByTime[Self.key(time)] = tpv
+            } else {
+                untimed.append(tpv)
+            }
+        }
+        countGPSDEpochs(timed: gpsdByTime.values, untimed: untimed)
+
+        let firstTimedKey = tpvs.lazy.compactMap { $0.time.flatMap(ISO8601Timestamp.parse).map(Self.key) }.first
+        var oursByTime: [Int64: Observation] = [:]
+        for observation in observations {
+            let time = Self.gpsdTime(forOurs: observation.time)
+            if time != observation.time { weekRolloverShifted += 1 }
+            oursByTime[Self.key(time)] = observation
+        }
+        let epochByTimeOfDay = Dictionary(epochs.map { ($0.timeOfDay, $0) }, uniquingKeysWith: { first, _ in first })
+
+        var matchedOurs: Set<Int64> = []
+        for (key, tpv) in gpsdByTime.sorted(by: { $0.key < $1.key }) {
+            if let ours = oursByTime[key] {
+                matchedOurs.insert(key)
+                if Self.agree(ours, tpv) {
+                    matched += 1
+                } else if ours.fix != nil, tpv.mode >= 2,
+                          let epoch = epochByTimeOfDay[Self.timeOfDay(key)],
+                          epoch.positions.contains(where: { Self.samePosition($0.coordinate, tpv) }) {
+                    differences[.disagreeingSentences, default: 0] += 1
+                } else {
+                    note(.unexplained, "\(tpv.time ?? "?"): gpsd mode \(tpv.mode) \(tpv.lat ?? .nan),\(tpv.lon ?? .nan), ours \(ours)")
+                }
+            } else if let ours = oursByTime[key - 86_400_000], Self.agree(ours, tpv) {
+                matchedOurs.insert(key - 86_400_000)
+                differences[.gpsdDayRollover, default: 0] += 1
+            } else {
+                note(.unexplained, "\(tpv.time ?? "?"): gpsd mode \(tpv.mode) only in gpsd")
+            }
+        }
+
+        let reported = Dictionary(
+            zip(epochs.map(\.timeOfDay), NMEALogScan.wouldGPSDReport(epochs)), uniquingKeysWith: { $0 && $1 })
+        var untimedIndex = untimed.startIndex
+        var gpsdStarted = false
+        for observation in observations {
+            let key = Self.key(Self.gpsdTime(forOurs: observation.time))
+            gpsdStarted = gpsdStarted || key == firstTimedKey
+            guard !matchedOurs.contains(key) else { continue }
+            // A window, not the rest of the log: an unmatched epoch must not cost a scan of 100 000 reports.
+            let window = untimed[untimedIndex..<min(untimed.endIndex, untimedIndex + 1000)]
+            if let found = window.firstIndex(where: { Self.agree(observation, $0) }) {
+                untimedIndex = found + 1
+                differences[.reportedWithoutTime, default: 0] += 1
+            } else if !gpsdStarted {
+                differences[.beforeGPSDStarted, default: 0] += 1
+            } else if reported[Self.timeOfDay(key)] == false {
+                differences[.notReportedByGPSD, default: 0] += 1
+            } else {
+                note(.unexplained, "\(observation): only ours")
+            }
+        }
+    }
+
+    var unexplained: Int { differences[.unexplained] ?? 0 }
+
+    private mutating func note(_ difference: GPSDecodeDifference, _ example: String) {
+        differences[difference, default: 0] += 1
+        if unexplainedExamples.count < 5 { unexplainedExamples.append(example) }
+    }
+
+    private mutating func countGPSDEpochs(timed: some Sequence<GPSDecodeTPV>, untimed: [GPSDecodeTPV]) {
+        for tpv in timed {
+            if tpv.mode >= 2 { gpsdFixes += 1 } else { gpsdNoFixes += 1 }
+        }
+        var previous: GPSDecodeTPV?
+        for tpv in untimed {
+            defer { previous = tpv }
+            if let previous, (previous.mode >= 2) == (tpv.mode >= 2), previous.lat == tpv.lat, previous.lon == tpv.lon {
+                continue
+            }
+            if tpv.mode >= 2 { gpsdFixes += 1 } else { gpsdNoFixes += 1 }
+        }
+    }
+
+    /// Same mode (fix or not) and, for a fix, the same position to 1e-7°.
+    static func agree(_ observation: Observation, _ tpv: GPSDecodeTPV) -> Bool {
+        switch observation {
+        case .fix(let fix): tpv.mode >= 2 && samePosition(fix.coordinate, tpv)
+        case .noFix: tpv.mode <= 1
+        }
+    }
+
+    static func samePosition(_ coordinate: Coordinate, _ tpv: GPSDecodeTPV) -> Bool {
+        guard let lat = tpv.lat, let lon = tpv.lon else { return false }
+        // gpsd prints 9 decimals; 1e-7° plus half the printed step covers both roundings.
+        return abs(coordinate.latitude - lat) <= tolerance + 5e-10 && abs(coordinate.longitude - lon) <= tolerance + 5e-10
+    }
+
+    /// Milliseconds since 1970: gpsd prints times to the millisecond.
+    static func key(_ time: Date) -> Int64 {
+        Int64((time.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    static func timeOfDay(_ key: Int64) -> Int64 {
+        (key % 86_400_000 + 86_400_000) % 86_400_000 * 1_000_000
+    }
+}

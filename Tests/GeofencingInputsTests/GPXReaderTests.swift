@@ -1,0 +1,107 @@
+// GPX: a real Garmin track, hand-made routes, and malformed files.
+import Foundation
+import Geofencing
+import Testing
+@testable import GeofencingInputs
+
+@Suite("GPX reader")
+struct GPXReaderTests {
+    private func read(_ text: String) throws -> GPXDocument {
+        try GPXReader.read(data: Data(text.utf8), source: "test.gpx")
+    }
+
+    @Test(.enabled(if: TestData.isSharedDataAvailable, TestData.skipMessage))
+    func garminCarDriveAroundVisnjan() throws {
+        let document = try GPXReader.read(path: TestData.shared("gpx/around-visnjan-with-car.gpx").path)
+        #expect(document.tracks.count == 1)
+        #expect(document.tracks.first?.name == "2020-12-18 07:24:29")
+        #expect(document.tracks.first?.segments.count == 1)
+        let fixes = document.observations.compactMap(\.fix)
+        #expect(fixes.count == 104)
+        #expect(document.untimedTrackPoints == 0)
+        #expect(fixes.first?.timestamp == ISO8601Timestamp.parse("2020-12-18T06:15:50Z"))
+        #expect(fixes.last?.timestamp == ISO8601Timestamp.parse("2020-12-18T06:24:24Z"))
+        #expect(fixes.last.map { $0.timestamp.timeIntervalSince(fixes[0].timestamp) } == 514)
+        #expect(fixes.last?.coordinate == Coordinate(latitude: 45.2733349521, longitude: 13.7139970623))
+        #expect(fixes.last?.altitude == 210.67)
+        #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+        #expect(fixes.allSatisfy { $0.coordinate.latitude > 45.27 && $0.coordinate.latitude < 45.29 })
+        #expect(document.routes.isEmpty)
+    }
+
+    @Test func routesAreKeptApartFromFixes() throws {
+        let document = try read("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="hand" xmlns="http://www.topografix.com/GPX/1/1">
+              <wpt lat="45.0" lon="13.0"><name>ignored waypoint</name></wpt>
+              <rte>
+                <name>School run</name>
+                <rtept lat="-27.5723" lon="153.0907"><name>Home</name></rtept>
+                <rtept lat="-27.5750" lon="153.0950"><ele>40</ele><name>School &amp; gym</name></rtept>
+              </rte>
+              <trk><name>Recorded</name><trkseg>
+                <trkpt lat="-27.5723" lon="153.0907"><ele>50.6</ele><time>2008-03-03T22:24:37Z</time><hdop>1.3</hdop></trkpt>
+                <trkpt lat="-27.5724" lon="153.0908"></trkpt>
+              </trkseg><trkseg>
+                <trkpt lat="-27.5725" lon="153.0909"><time>2008-03-03T23:24:38.5+01:00</time></trkpt>
+              </trkseg></trk>
+            </gpx>
+            """)
+        #expect(document.routes.count == 1)
+        let route = try #require(document.routes.first)
+        #expect(route.name == "School run")
+        #expect(route.points.map(\.name) == ["Home", "School & gym"])
+        #expect(route.points.last?.elevation == 40)
+        #expect(route.points.allSatisfy { $0.time == nil })
+        #expect(document.tracks.first?.segments.map(\.count) == [2, 1])
+        #expect(document.untimedTrackPoints == 1)
+        let fixes = document.observations.compactMap(\.fix)
+        #expect(fixes.count == 2, "route points and untimed track points are not fixes")
+        #expect(fixes.first?.horizontalAccuracy == 1.3 * 19)
+        #expect(fixes.last?.timestamp == ISO8601Timestamp.parse("2008-03-03T22:24:38.5Z"))
+    }
+
+    @Test func gpx10WithoutNamespaceReadsToo() throws {
+        let document = try read("""
+            <gpx version="1.0"><trk><trkseg><trkpt lat="1" lon="2"><time>2001-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>
+            """)
+        #expect(document.observations.count == 1)
+    }
+
+    @Test func malformedXMLNamesTheLine() {
+        let text = "<gpx>\n<trk>\n<trkseg>\n<trkpt lat=\"1\" lon=\"2\">\n</trkseg>\n</trk>\n</gpx>\n"
+        #expect {
+            try read(text)
+        } throws: { error in
+            guard let error = error as? TrackReadError else { return false }
+            return error.source == "test.gpx" && error.line == 5
+                && error.message.hasPrefix("malformed XML: a closing tag does not match the open element")
+        }
+    }
+
+    @Test func cutOffFileIsMalformed() {
+        #expect {
+            try read("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>2001-01-01T00:00:00Z</time>")
+        } throws: { error in
+            (error as? TrackReadError)?.message.contains("ends early") == true
+        }
+    }
+
+    @Test func wrongContentIsNamed() {
+        #expect(throws: TrackReadError(source: "test.gpx", line: 1, message: "the root element is <kml>, not <gpx>")) {
+            try read("<kml><Document/></kml>")
+        }
+        #expect(throws: TrackReadError(source: "test.gpx", line: 2, message: "<trkpt> has no lat or lon attribute")) {
+            try read("<gpx><trk><trkseg>\n<trkpt lat=\"1\"/></trkseg></trk></gpx>")
+        }
+        #expect(throws: TrackReadError(source: "test.gpx", line: 1,
+                                       message: "<trkpt lat=\"91\" lon=\"2\"> is not a valid position")) {
+            try read("<gpx><trk><trkseg><trkpt lat=\"91\" lon=\"2\"/></trkseg></trk></gpx>")
+        }
+        #expect(throws: TrackReadError(source: "test.gpx", line: 3,
+                                       message: "<time> \"yesterday\" is not an ISO 8601 time")) {
+            try read("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\">\n\n<time>yesterday</time></trkpt></trkseg></trk></gpx>")
+        }
+        #expect(throws: TrackReadError(source: "test.gpx", message: "no <gpx> element")) { try read("") }
+    }
+}
