@@ -63,7 +63,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GeofencingTests",
-            dependencies: ["Geofencing", "CGeofence", "GeofencingTestSupport"],
+            dependencies: ["Geofencing", "CGeofence", "GeofencingInputs", "GeofencingTestSupport"],
             path: "Tests/GeofencingTests"
         ),
     ],

@@ -2,6 +2,7 @@
 // the first fix past the margin (the latency rule: no delay beyond the hysteresis).
 import Foundation
 import Geofencing
+import GeofencingInputs
 import Testing
 import GeofencingTestSupport
 
@@ -53,9 +54,9 @@ struct HysteresisTests {
           .enabled(if: SharedData.isAvailable("nmea/nmea-20130630.log"),
                    SharedData.skipMessage("nmea/nmea-20130630.log")))
     func realJitterDoesNotFlap() throws {
-        let log = try TestNMEA.readRMC(from: SharedData.url("nmea/nmea-20130630.log"))
-        #expect(log.badChecksums == 0)
-        let stretches = stationaryStretches(log.fixes)
+        let log = try NMEAReader.read(path: SharedData.url("nmea/nmea-20130630.log").path)
+        #expect(log.statistics.checksumFailures == 0)
+        let stretches = stationaryStretches(log.observations.compactMap(\.fix))
         try #require(!stretches.isEmpty, "the log has stationary stretches of 60+ fixes")
         for (index, stretch) in stretches.enumerated() {
             let offsets = offsetsFromMedian(stretch)

@@ -2,6 +2,7 @@
 // runs, every enter matched by an exit (or ending inside), no flapping, and the drive does pass stops.
 import Foundation
 import Geofencing
+import GeofencingInputs
 import Testing
 import GeofencingTestSupport
 
@@ -25,10 +26,11 @@ struct RealDriveTests {
 
     @Test("the log and the stops file read as expected")
     func inputs() throws {
-        let log = try TestNMEA.readRMC(from: SharedData.url("nmea/nmealog.txt"))
-        #expect(log.badChecksums == 0)
-        #expect(log.fixes.count >= 150)
-        let steps = zip(log.fixes, log.fixes.dropFirst()).map { $1.timestamp.timeIntervalSince($0.timestamp) }
+        let log = try NMEAReader.read(path: SharedData.url("nmea/nmealog.txt").path)
+        let fixes = log.observations.compactMap(\.fix)
+        #expect(log.statistics.checksumFailures == 0)
+        #expect(fixes.count >= 150)
+        let steps = zip(fixes, fixes.dropFirst()).map { $1.timestamp.timeIntervalSince($0.timestamp) }
         #expect(steps.allSatisfy { $0 == 1 }, "1 Hz")
         let stops = try TestStops.regions(from: SharedData.url("pois/seq-stops.txt"), radius: Self.radius)
         #expect(stops.count == 12_866)
@@ -37,7 +39,7 @@ struct RealDriveTests {
 
     @Test("stable across two runs, every enter matched, no flapping, at least one enter")
     func stopsAlongTheDrive() throws {
-        let fixes = try TestNMEA.readRMC(from: SharedData.url("nmea/nmealog.txt")).fixes
+        let fixes = try NMEAReader.read(path: SharedData.url("nmea/nmealog.txt").path).observations.compactMap(\.fix)
         let stops = try TestStops.regions(from: SharedData.url("pois/seq-stops.txt"), radius: Self.radius)
         try #require(!fixes.isEmpty && !stops.isEmpty)
 
