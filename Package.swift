@@ -35,7 +35,7 @@ let package = Package(
         // `swift run perf`: the benchmark. Not part of any library product.
         .executableTarget(
             name: "perf",
-            dependencies: ["CGeofence", "CPerfSupport", "Geofencing"],
+            dependencies: ["CGeofence", "CPerfSupport", "Geofencing", "GeofencingInputs"],
             path: "Sources/perf"
         ),
         // perf only: glibc heap readings and an exact allocation counter. It defines malloc & co. for the whole
@@ -47,11 +47,12 @@ let package = Package(
         // Test helpers shared by the test targets: the seeded generator, the shared-data locator.
         .target(
             name: "GeofencingTestSupport",
+            dependencies: ["GeofencingInputs"],
             path: "Tests/GeofencingTestSupport"
         ),
         .testTarget(
             name: "CGeofenceTests",
-            dependencies: ["CGeofence", "GeofencingTestSupport"],
+            dependencies: ["CGeofence", "GeofencingInputs", "GeofencingTestSupport"],
             path: "Tests/CGeofenceTests",
             exclude: ["Fixtures"]
         ),

@@ -1,4 +1,5 @@
 import Glibc
+import GeofencingInputs
 
 /// One set of fences to benchmark, with the area its fixes are drawn over.
 struct Dataset {
@@ -38,7 +39,7 @@ struct Dataset {
             var generator = SplitMix64(seed: seed)
             return (0..<count).map { _ in
                 let centre = area.randomPoint(using: &generator)
-                let radiusMetres = 20 * pow(100, generator.nextUnitInterval())  // 20 m .. 2 km, log-uniform
+                let radiusMetres = 20 * pow(100, generator.unit())  // 20 m .. 2 km, log-uniform
                 return Fence(centre: centre, radiusMillimetres: UInt32((radiusMetres * 1000).rounded()))
             }
         case .stops(let stops, let radiusMillimetres):

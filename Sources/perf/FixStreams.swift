@@ -1,4 +1,5 @@
 import Glibc
+import GeofencingInputs
 
 /// The two ways fixes arrive, which stress an index very differently.
 enum Workload: String, CaseIterable {
@@ -38,8 +39,8 @@ private struct DrivingVehicle {
     init(start: Position, generator: inout SplitMix64) {
         latitude = start.latitudeDegrees
         longitude = start.longitudeDegrees
-        heading = generator.nextDouble(in: 0, 2 * .pi)
-        speed = generator.nextDouble(in: Self.speedRange.lowerBound, Self.speedRange.upperBound)
+        heading = generator.uniform(in: 0...2 * .pi)
+        speed = generator.uniform(in: Self.speedRange.lowerBound...Self.speedRange.upperBound)
     }
 
     /// Moves one second along the current heading, bouncing off the area's edges, then lets heading and speed drift.
@@ -56,8 +57,8 @@ private struct DrivingVehicle {
         }
         (latitude, longitude) = next
 
-        heading += generator.nextDouble(in: -Self.largestTurnPerSecond, Self.largestTurnPerSecond)
-        speed += generator.nextDouble(in: -Self.largestSpeedChangePerSecond, Self.largestSpeedChangePerSecond)
+        heading += generator.uniform(in: -Self.largestTurnPerSecond...Self.largestTurnPerSecond)
+        speed += generator.uniform(in: -Self.largestSpeedChangePerSecond...Self.largestSpeedChangePerSecond)
         speed = min(max(speed, Self.speedRange.lowerBound), Self.speedRange.upperBound)
         return Position(latitude: latitude, longitude: longitude)
     }

@@ -1,4 +1,5 @@
 import Glibc
+import GeofencingInputs
 
 /// A latitude/longitude rectangle in degrees: where fences are placed and where fixes wander.
 struct GeoArea {
@@ -28,8 +29,8 @@ struct GeoArea {
     func randomPoint(using generator: inout SplitMix64) -> Position {
         let sinSouth = sin(south * .pi / 180)
         let sinNorth = sin(north * .pi / 180)
-        let latitude = asin(generator.nextDouble(in: sinSouth, sinNorth)) * 180 / .pi
-        let longitude = generator.nextDouble(in: west, east)
+        let latitude = asin(generator.uniform(in: sinSouth...sinNorth)) * 180 / .pi
+        let longitude = generator.uniform(in: west...east)
         return Position(latitude: latitude, longitude: longitude)
     }
 

@@ -4,6 +4,7 @@ import CGeofence
 import Foundation
 import Testing
 import GeofencingTestSupport
+import GeofencingInputs
 
 @Suite("Accuracy against the WGS-84 geodesic")
 struct AccuracyTests {

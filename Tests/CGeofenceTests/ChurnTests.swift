@@ -4,6 +4,7 @@ import CGeofence
 import Foundation
 import Testing
 import GeofencingTestSupport
+import GeofencingInputs
 
 @Suite("Churn: a 100,000-fence table through 150,000 random operations")
 struct ChurnTests {

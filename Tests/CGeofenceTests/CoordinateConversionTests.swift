@@ -4,6 +4,7 @@ import CGeofence
 import Foundation
 import Testing
 import GeofencingTestSupport
+import GeofencingInputs
 
 @Suite("Degrees <-> 1e-7 degree")
 struct CoordinateConversionTests {

@@ -1,6 +1,7 @@
 // What a table should contain, kept in plain Swift: the model the churn test compares the core against.
 import CGeofence
 import GeofencingTestSupport
+import GeofencingInputs
 
 struct FenceModel {
     /// Live fences in no particular order, in an array so a random one can be picked and all scanned quickly.

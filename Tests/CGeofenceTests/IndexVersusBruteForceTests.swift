@@ -5,6 +5,7 @@ import CGeofence
 import Foundation
 import Testing
 import GeofencingTestSupport
+import GeofencingInputs
 
 @Suite("gf_query against brute force")
 struct IndexVersusBruteForceTests {

@@ -6,6 +6,7 @@ import CGeofence
 import Foundation
 import Testing
 import GeofencingTestSupport
+import GeofencingInputs
 
 enum TestGeometry {
     static let e7PerDegree = 10_000_000.0

@@ -2,6 +2,7 @@
 import CGeofence
 import Foundation
 import GeofencingTestSupport
+import GeofencingInputs
 
 enum TestRegion: String, CaseIterable, Sendable {
     /// An ordinary place (southern Germany): the baseline.

@@ -42,7 +42,7 @@ struct MalformedInputTests {
     }
 
     @Test func binaryJunk() {
-        var generator = SplitMix64(seed: 0x5eed)
+        var generator = SplitMix64(seed: 0x5eed)  // seeded: the junk is the same in every run
         for _ in 0..<50 {
             let junk = (0..<Int.random(in: 1...300, using: &generator)).map { _ in
                 UInt8.random(in: 0...255, using: &generator)
@@ -117,20 +117,5 @@ struct MalformedInputTests {
         #expect(log.statistics.checksumFailures == 50)
         #expect(log.statistics.problems.count == 20)
         #expect(log.statistics.problems.map(\.line) == Array(1...20))
-    }
-}
-
-/// A small seeded generator so that the junk is the same in every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,26 +1,13 @@
-// Shared test support: a seeded random generator, so every "random" track, fence set and fix is the same on every run
+// Shared test support: the seeded generator, so every "random" track, fence set and fix is the same on every run
 // and machine, and a failure can be replayed from its seed.
 import Foundation
+import GeofencingInputs
 
-/// SplitMix64: a tiny generator whose whole state is one integer. The standard library's generator is unseeded.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    /// Uniform in [0, 1), from the top 53 bits (all a Double holds).
+// The generator itself is GeofencingInputs.SplitMix64; these are the tests' additions to it.
+extension SplitMix64 {
+    /// Uniform in [0, 1).
     public mutating func nextUnit() -> Double {
-        Double(next() >> 11) * 0x1p-53
+        unit()
     }
 
     /// A point uniformly distributed in a disc of this radius (east, north in metres): receiver jitter whose size

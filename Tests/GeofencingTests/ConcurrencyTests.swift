@@ -4,6 +4,7 @@ import Foundation
 import Geofencing
 import Testing
 import GeofencingTestSupport
+import GeofencingInputs
 
 @Suite("Concurrency")
 struct ConcurrencyTests {

@@ -5,6 +5,7 @@ import Foundation
 import Geofencing
 import Testing
 import GeofencingTestSupport
+import GeofencingInputs
 
 @Suite("Track geometry (test support)")
 struct LocalPlaneTests {

@@ -2,6 +2,7 @@
 import Foundation
 import Geofencing
 import GeofencingTestSupport
+import GeofencingInputs
 
 /// Builds a list of fixes by moving a cursor (a position in a `LocalPlane` and a GNSS time) around.
 ///

@@ -56,9 +56,9 @@ public struct DriveSimulator: Sendable {
         try errors.validate()
         try SimulationError.check("sampleRate", sampleRate, "> 0 Hz") { $0 > 0 }
 
-        var speedRandom = SimulationRandom(seed: seed, stream: Stream.cruiseSpeeds)
+        var speedRandom = SplitMix64(seed: seed, stream: Stream.cruiseSpeeds)
         let plan = MotionPlan(route: route, profile: profile, random: &speedRandom)
-        var outageRandom = SimulationRandom(seed: seed, stream: Stream.outages)
+        var outageRandom = SplitMix64(seed: seed, stream: Stream.outages)
         let outages = errors.outages.intervals(forDriveOf: plan.duration, random: &outageRandom)
         var process = GNSSErrorProcess(model: errors, seed: seed)
 

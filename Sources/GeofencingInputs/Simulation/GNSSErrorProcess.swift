@@ -5,10 +5,10 @@ import Foundation
 /// for one seed the bias and noise are the same whether outliers are on or off, and vice versa.
 struct GNSSErrorProcess: Sendable {
     let model: GNSSErrorModel
-    private var biasRandom: SimulationRandom
-    private var noiseRandom: SimulationRandom
-    private var outlierRandom: SimulationRandom
-    private var velocityRandom: SimulationRandom
+    private var biasRandom: SplitMix64
+    private var noiseRandom: SplitMix64
+    private var outlierRandom: SplitMix64
+    private var velocityRandom: SplitMix64
     private var bias: EastNorthOffset?
     private var lastTime = 0.0
 
@@ -19,10 +19,10 @@ struct GNSSErrorProcess: Sendable {
 
     init(model: GNSSErrorModel, seed: UInt64) {
         self.model = model
-        biasRandom = SimulationRandom(seed: seed, stream: Stream.bias)
-        noiseRandom = SimulationRandom(seed: seed, stream: Stream.noise)
-        outlierRandom = SimulationRandom(seed: seed, stream: Stream.outliers)
-        velocityRandom = SimulationRandom(seed: seed, stream: Stream.velocity)
+        biasRandom = SplitMix64(seed: seed, stream: Stream.bias)
+        noiseRandom = SplitMix64(seed: seed, stream: Stream.noise)
+        outlierRandom = SplitMix64(seed: seed, stream: Stream.outliers)
+        velocityRandom = SplitMix64(seed: seed, stream: Stream.velocity)
     }
 
     /// The position error at `time` (seconds, non-decreasing from call to call).

@@ -10,7 +10,7 @@ extension MotionPlan {
     /// exit speed): at most an acceleration, a cruise and a braking phase.
     ///
     /// - Parameter random: draws each leg's cruise speed from the profile's range.
-    init(route: SimulatedRoute, profile: SpeedProfile, random: inout SimulationRandom) {
+    init(route: SimulatedRoute, profile: SpeedProfile, random: inout SplitMix64) {
         let limits = Self.segmentSpeedLimits(route: route, profile: profile, random: &random)
         let waypointSpeeds = Self.waypointSpeeds(route: route, profile: profile, limits: limits)
         var builder = PhaseList()
@@ -33,7 +33,7 @@ extension MotionPlan {
 
     /// Cruise speed of each segment: the waypoint's own, else the one drawn for its leg (stop to stop).
     private static func segmentSpeedLimits(
-        route: SimulatedRoute, profile: SpeedProfile, random: inout SimulationRandom
+        route: SimulatedRoute, profile: SpeedProfile, random: inout SplitMix64
     ) -> [Double] {
         var limits: [Double] = []
         var legSpeed = random.uniform(in: profile.cruiseSpeed)

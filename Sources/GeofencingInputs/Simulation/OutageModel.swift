@@ -47,7 +47,7 @@ public struct OutageModel: Sendable, Hashable {
 
     /// All outages of a drive of `length` seconds, scheduled and random, as half-open ranges of seconds from its
     /// start. The random ones come from their own stream, so adding them leaves every other number unchanged.
-    func intervals(forDriveOf length: Double, random: inout SimulationRandom) -> [Range<Double>] {
+    func intervals(forDriveOf length: Double, random: inout SplitMix64) -> [Range<Double>] {
         var intervals = scheduled
         guard randomPerHour > 0 else { return intervals }
         let meanGap = 3600 / randomPerHour
