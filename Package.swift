@@ -8,7 +8,17 @@ let package = Package(
         // The Swift façade (RegionMonitor) over the C core (include/geofence.h, usable from C on its own).
         .library(name: "Geofencing", targets: ["Geofencing", "CGeofence"]),
         .library(name: "GeofencingInputs", targets: ["GeofencingInputs"]),
+        // Fixes from gpsd through libgps; without the GPSD trait it builds, and GPSDSource.start() throws .disabled.
+        .library(name: "GeofencingGPSD", targets: ["GeofencingGPSD"]),
         .executable(name: "perf", targets: ["perf"]),
+    ],
+    traits: [
+        .default(enabledTraits: ["GPSD"]),
+        .trait(
+            name: "GPSD",
+            description: "Read fixes from gpsd through libgps (Debian: libgps-dev). Off: "
+                + "`swift build --disable-default-traits` builds without libgps; GPSDSource.start() then throws."
+        ),
     ],
     targets: [
         // The C core. Sources in CSources/, public header in the top-level include/ (gf_ prefix).
@@ -31,6 +41,19 @@ let package = Package(
             name: "GeofencingInputs",
             dependencies: ["Geofencing"],
             path: "Sources/GeofencingInputs"
+        ),
+        // libgps, gpsd's client library (pkg-config libgps); used only with the GPSD trait.
+        .systemLibrary(
+            name: "CGPS",
+            path: "Sources/CGPS",
+            pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]
+        ),
+        // The gpsd input: GPSDSource, a reconnecting libgps reader on its own thread.
+        .target(
+            name: "GeofencingGPSD",
+            dependencies: ["Geofencing", .target(name: "CGPS", condition: .when(traits: ["GPSD"]))],
+            path: "Sources/GeofencingGPSD"
         ),
         // `swift run perf`: the benchmark. Not part of any library product.
         .executableTarget(
@@ -61,6 +84,11 @@ let package = Package(
             dependencies: ["GeofencingInputs", "Geofencing", "GeofencingTestSupport"],
             path: "Tests/GeofencingInputsTests",
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "GeofencingGPSDTests",
+            dependencies: ["GeofencingGPSD", "GeofencingInputs", "Geofencing", "GeofencingTestSupport"],
+            path: "Tests/GeofencingGPSDTests"
         ),
         .testTarget(
             name: "GeofencingTests",

@@ -1,0 +1,64 @@
+import Foundation
+import Geofencing
+
+/// The fields of one gpsd TPV report that become an `Observation`, copied out of libgps's `gps_fix_t` (NaN where
+/// gpsd did not report a value, time 0 when it had none). Kept apart from libgps so the mapping can be tested
+/// without gpsd.
+struct TPVReport: Sendable, Hashable {
+    /// gpsd's mode: 0 not seen, 1 no fix, 2 2-D, 3 3-D (`MODE_*`).
+    var mode: Int32
+    /// GNSS time, seconds and nanoseconds since 1970 (UTC); both 0 when gpsd had no time.
+    var seconds: Int
+    var nanoseconds: Int
+    var latitude: Double
+    var longitude: Double
+    /// Horizontal error estimate (m, gpsd's `eph`).
+    var eph: Double
+    /// Longitude and latitude error estimates (m, gpsd's `epx`, `epy`).
+    var epx: Double
+    var epy: Double
+    /// Speed over ground (m/s).
+    var speed: Double
+    /// Course over ground (degrees from true north).
+    var track: Double
+    /// Altitude above mean sea level (m).
+    var altitudeMSL: Double
+
+    /// What the report means for the monitor.
+    enum Reading: Sendable, Hashable {
+        case observation(Observation)
+        /// A report without GNSS time: nothing to pass on (an `Observation` needs a time).
+        case untimed
+        /// A position out of range.
+        case invalid
+    }
+
+    /// The report as an observation.
+    ///
+    /// - mode 2 or 3 with a latitude and longitude: `.fix`, with the accuracy from `eph`, or from `epx` and `epy`
+    ///   when gpsd sent no `eph` (`sqrt(epx² + epy²)`, the radius of the circle around the error box: conservative);
+    ///   every value gpsd did not send (NaN) stays nil, never 0.
+    /// - mode 0 or 1, or a 2-D/3-D report without a position: `.noFix` at its time.
+    /// - no time: `.untimed`, whatever the mode.
+    var reading: Reading {
+        guard seconds != 0 || nanoseconds != 0 else { return .untimed }
+        let time = Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+        guard mode >= 2, latitude.isFinite, longitude.isFinite else { return .observation(.noFix(time)) }
+        let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+        guard coordinate.isValid else { return .invalid }
+        return .observation(.fix(Fix(
+            coordinate: coordinate, timestamp: time, horizontalAccuracy: horizontalAccuracy,
+            speed: Self.finite(speed), course: Self.finite(track), altitude: Self.finite(altitudeMSL))))
+    }
+
+    /// `eph`, else the combination of `epx` and `epy`, else nil; negative values count as absent.
+    var horizontalAccuracy: Double? {
+        if let eph = Self.finite(eph), eph >= 0 { return eph }
+        if let epx = Self.finite(epx), let epy = Self.finite(epy), epx >= 0, epy >= 0 {
+            return (epx * epx + epy * epy).squareRoot()
+        }
+        return nil
+    }
+
+    private static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+}

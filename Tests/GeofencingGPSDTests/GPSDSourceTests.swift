@@ -1,0 +1,222 @@
+import Foundation
+import Geofencing
+import Synchronization
+import Testing
+
+@testable import GeofencingGPSD
+
+/// GPSDSource without gpsd: its lifecycle, and the failures a real gpsd rarely shows on demand, played by a
+/// hand-made TCP server and by the debug-only fault hook.
+@Suite struct GPSDSourceTests {
+    static func configuration(port: UInt16, stallTimeout: Duration = .seconds(10)) -> GPSDConfiguration {
+        GPSDConfiguration(
+            host: "127.0.0.1", port: port,
+            backoff: ReconnectBackoff(initial: .milliseconds(20), maximum: .milliseconds(80)),
+            stallTimeout: stallTimeout)
+    }
+
+    /// A gpsd-style greeting and one TPV report, as gpsd 3.22 writes them.
+    static let tpvLines = """
+        {"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}
+        {"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2024-05-01T12:00:00.500Z","ept":0.005,\
+        "lat":-27.572913833,"lon":153.090970833,"altMSL":52.7,"epx":13.938,"epy":13.695,"track":159.4,\
+        "speed":17.8,"eph":24.7}
+
+        """
+    static let tpvFix = Fix(
+        coordinate: Coordinate(latitude: -27.572913833, longitude: 153.090970833),
+        timestamp: Date(timeIntervalSince1970: 1_714_564_800.5), horizontalAccuracy: 24.7, speed: 17.8,
+        course: 159.4, altitude: 52.7)
+
+    @Test func startThrowsOnlyWithoutTheTrait() throws {
+        let source = GPSDSource(configuration: Self.configuration(port: TCPProbe.freePort()))
+        defer { source.stop() }
+        if GPSDSource.isAvailable {
+            try source.start()
+        } else {
+            #expect(throws: GPSDError.disabled) { try source.start() }
+            #expect(GPSDError.disabled.description.contains("GPSD trait"))
+        }
+    }
+
+    @Test func stopBeforeStartEndsTheStreams() async {
+        let source = GPSDSource()
+        let observations = Recorder(source.observations)
+        source.stop()
+        await source.waitUntilStopped()
+        #expect(source.state == .stopped)
+        #expect(await observations.waitForEnd(timeout: .seconds(1)))
+        try? source.start()  // does nothing once stopped
+        #expect(source.state == .stopped)
+    }
+
+    /// The whole path without gpsd: libgps parses a TPV line from a TCP server, the source passes on the fix.
+    @Test(.enabled(if: GPSDSource.isAvailable, "built without the GPSD trait"))
+    func readsATPVReport() async throws {
+        let server = try FakeServer(.send(Array(Self.tpvLines.utf8)))
+        defer { server.stop() }
+        let source = GPSDSource(configuration: Self.configuration(port: server.port))
+        let observations = Recorder(source.observations)
+        try source.start()
+        defer { source.stop() }
+        #expect(await observations.wait(timeout: .seconds(5)) { !$0.isEmpty })
+        #expect(observations.elements == [.fix(Self.tpvFix)])
+        #expect(source.state == .connected)
+    }
+
+    /// gpsd that never answers (here: a listener that never accepts; the kernel completes the connection): after
+    /// `stallTimeout` of silence the source gives up on the connection and reconnects.
+    @Test(.enabled(if: GPSDSource.isAvailable, "built without the GPSD trait"))
+    func stalledConnectionIsReopened() async throws {
+        let server = try FakeServer(.silent)
+        defer { server.stop() }
+        let source = GPSDSource(configuration: Self.configuration(port: server.port, stallTimeout: .milliseconds(200)))
+        let states = Recorder(source.connectionStates)
+        let clock = ContinuousClock()
+        let start = clock.now
+        try source.start()
+        defer { source.stop() }
+        #expect(await states.wait(timeout: .seconds(5)) { $0.filter(\.isWaiting).count >= 2 })
+        let elapsed = clock.now - start
+        #expect(states.elements.first(where: \.isWaiting)?.reason == .stalled(after: .milliseconds(200)))
+        #expect(elapsed >= .milliseconds(200))
+        // Silence from a gpsd that answered nothing makes the wait grow like any failure.
+        #expect(states.elements.filter(\.isWaiting).prefix(2).map(\.delay) == [.milliseconds(20), .milliseconds(40)])
+    }
+
+    /// A server that accepts and hangs up at once: libgps's write of the WATCH command may meet a closed socket
+    /// (EPIPE, and a SIGPIPE that must not kill the process); the source just retries.
+    @Test(.enabled(if: GPSDSource.isAvailable, "built without the GPSD trait"))
+    func hangUpsAreRetried() async throws {
+        let server = try FakeServer(.closeAtOnce)
+        defer { server.stop() }
+        let source = GPSDSource(configuration: Self.configuration(port: server.port))
+        let states = Recorder(source.connectionStates)
+        try source.start()
+        defer { source.stop() }
+        #expect(await states.wait(timeout: .seconds(5)) { $0.filter(\.isWaiting).count >= 5 })
+        #expect(server.connectionCount >= 5)
+        print("hang-ups: \(Set(states.elements.compactMap(\.reason).map(\.description)))")
+    }
+
+    /// Bytes that are not gpsd JSON — binary noise, a truncated object, text — then a good report: nothing
+    /// crashes, and the good report still comes through (on this connection or a later one).
+    @Test(.enabled(if: GPSDSource.isAvailable, "built without the GPSD trait"))
+    func garbageDoesNotStopTheReader() async throws {
+        var bytes: [UInt8] = [0x00, 0xFF, 0xFE, 0x0A, 0x7B, 0x0A]  // NUL, junk, "{"
+        bytes += Array("{\"class\":\"TPV\",\"mode\":3,\"lat\":\n".utf8)
+        bytes += Array("$GPRMC,not json at all\n".utf8)
+        bytes += Array(String(repeating: "x", count: 9000).utf8) + [0x0A]  // longer than libgps's buffer
+        bytes += Array(Self.tpvLines.utf8)
+        let server = try FakeServer(.send(bytes))
+        defer { server.stop() }
+        let source = GPSDSource(configuration: Self.configuration(port: server.port))
+        let observations = Recorder(source.observations)
+        let states = Recorder(source.connectionStates)
+        try source.start()
+        defer { source.stop() }
+        let delivered = await observations.wait(timeout: .seconds(5)) { $0.contains(.fix(Self.tpvFix)) }
+        print("garbage: \(states.elements.map(\.description)), \(source.statistics)")
+        #expect(delivered)
+    }
+
+    #if DEBUG
+    /// The fault hook: gps_stream fails once (as if gpsd closed the socket under the WATCH command), gps_read
+    /// fails once later (connection reset): each ends that connection with the injected error, and the source
+    /// reconnects and reads on.
+    @Test(.enabled(if: GPSDSource.isAvailable, "built without the GPSD trait"))
+    func injectedFailuresAreRetried() async throws {
+        let server = try FakeServer(.send(Array(Self.tpvLines.utf8)))
+        defer { server.stop() }
+        let source = GPSDSource(configuration: Self.configuration(port: server.port))
+        let calls = Calls()
+        source.faultHook = { function in
+            switch (function, calls.count(function)) {
+            case (.stream, 1): EPIPE
+            case (.read, 2): ECONNRESET
+            default: nil
+            }
+        }
+        let observations = Recorder(source.observations)
+        let states = Recorder(source.connectionStates)
+        try source.start()
+        defer { source.stop() }
+        #expect(await observations.wait(timeout: .seconds(5)) { $0.count >= 1 })
+        #expect(await states.wait(timeout: .seconds(5)) { $0.filter { $0 == .connected }.count >= 2 })
+        let reasons = states.elements.compactMap(\.reason)
+        #expect(reasons.first == .callFailed(function: "gps_stream", code: EPIPE, message: "Broken pipe"))
+        #expect(reasons.dropFirst().first
+            == .callFailed(function: "gps_read", code: ECONNRESET, message: "Connection reset by peer"))
+        #expect(observations.elements.allSatisfy { $0 == .fix(Self.tpvFix) })
+    }
+
+    /// An injected gps_open failure with libgps's own code reads as libgps would say it.
+    @Test(.enabled(if: GPSDSource.isAvailable, "built without the GPSD trait"))
+    func injectedOpenFailureCarriesLibgpsText() async throws {
+        let source = GPSDSource(configuration: Self.configuration(port: TCPProbe.freePort()))
+        source.faultHook = { $0 == .open ? -2 : nil }
+        let states = Recorder(source.connectionStates)
+        try source.start()
+        defer { source.stop() }
+        #expect(await states.wait(timeout: .seconds(5)) { $0.contains(where: \.isWaiting) })
+        #expect(states.elements.first(where: \.isWaiting)?.reason
+            == .callFailed(function: "gps_open", code: -2, message: "can't get host entry"))
+    }
+    #endif
+
+    /// gpsd absent: hundreds of failed attempts leave no descriptor behind (libgps closes the socket of a failed
+    /// gps_open itself), and stop() ends the waiting thread at once. Other tests run in parallel and open and close
+    /// descriptors meanwhile, so the count may move by a few dozen; a leak per attempt would move it by hundreds.
+    @Test(.enabled(if: GPSDSource.isAvailable, "built without the GPSD trait"))
+    func failedAttemptsLeakNothingAndStopPromptly() async throws {
+        let before = Descriptors.count
+        let source = GPSDSource(configuration: GPSDConfiguration(
+            host: "127.0.0.1", port: TCPProbe.freePort(),
+            backoff: ReconnectBackoff(initial: .milliseconds(2), maximum: .milliseconds(2))))
+        try source.start()
+        let states = Recorder(source.connectionStates)
+        #expect(await states.wait(timeout: .seconds(10)) { _ in source.statistics.failures >= 200 })
+        let during = Descriptors.count
+        let elapsed = await ContinuousClock().measure {
+            source.stop()
+            await source.waitUntilStopped()
+        }
+        let after = Descriptors.count
+        print("absent gpsd: \(source.statistics.failures) failures, descriptors \(before) / \(during) / \(after), "
+            + "stop \(elapsed)")
+        #expect(during < before + 100)
+        #expect(after < before + 100)
+        #expect(elapsed < .milliseconds(500))
+    }
+
+    /// Stopping during a long backoff wait does not wait for it to end.
+    @Test(.enabled(if: GPSDSource.isAvailable, "built without the GPSD trait"))
+    func stopInterruptsABackoffWait() async throws {
+        let source = GPSDSource(configuration: GPSDConfiguration(
+            host: "127.0.0.1", port: TCPProbe.freePort(),
+            backoff: ReconnectBackoff(initial: .seconds(60), maximum: .seconds(60))))
+        let states = Recorder(source.connectionStates)
+        try source.start()
+        #expect(await states.wait(timeout: .seconds(5)) { $0.contains(where: \.isWaiting) })
+        let elapsed = await ContinuousClock().measure {
+            source.stop()
+            await source.waitUntilStopped()
+        }
+        #expect(elapsed < .milliseconds(500))
+        #expect(await states.waitForEnd(timeout: .seconds(1)))
+        #expect(states.elements.last == .stopped)
+    }
+}
+
+/// Counts calls per libgps function, for fault hooks that fail the n-th call.
+final class Calls: Sendable {
+    private let counts = Mutex<[LibGPSFunction: Int]>([:])
+
+    /// Counts one more call of `function` and returns its number (1 for the first).
+    func count(_ function: LibGPSFunction) -> Int {
+        counts.withLock { counts in
+            counts[function, default: 0] += 1
+            return counts[function]!
+        }
+    }
+}

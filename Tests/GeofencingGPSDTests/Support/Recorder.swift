@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+
+/// Consumes a stream in a task of its own and keeps what arrives, so a test can wait for a condition with a
+/// deadline without cancelling the stream (cancelling the consumer of `GPSDSource.observations` stops the source).
+final class Recorder<Element: Sendable>: Sendable {
+    private let storage = Storage()
+    private let task: Task<Void, Never>
+
+    private final class Storage: Sendable {
+        let elements = Mutex<[Element]>([])
+        let finished = Mutex(false)
+        let lastArrival = Mutex<ContinuousClock.Instant?>(nil)
+    }
+
+    init(_ stream: AsyncStream<Element>) {
+        let storage = self.storage
+        task = Task {
+            for await element in stream {
+                storage.elements.withLock { $0.append(element) }
+                storage.lastArrival.withLock { $0 = .now }
+            }
+            storage.finished.withLock { $0 = true }
+        }
+    }
+
+    var elements: [Element] { storage.elements.withLock { $0 } }
+
+    /// Whether the stream has ended.
+    var isFinished: Bool { storage.finished.withLock { $0 } }
+
+    /// Waits until `condition` holds for what arrived so far, polling every 10 ms; false after `timeout`.
+    @discardableResult
+    func wait(timeout: Duration, until condition: ([Element]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(elements) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition(elements)
+    }
+
+    /// Waits until something arrived and then nothing for `quiet`; false after `timeout`.
+    @discardableResult
+    func waitForQuiet(_ quiet: Duration, timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let last = storage.lastArrival.withLock({ $0 }), ContinuousClock.now - last >= quiet { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    /// Waits until the stream ends; false after `timeout`.
+    func waitForEnd(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if isFinished { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return isFinished
+    }
+
+    /// Cancels the consuming task (for a `GPSDSource`'s observations: stops the source).
+    func cancel() { task.cancel() }
+}
+
+/// This process's open descriptors, from /proc/self/fd.
+enum Descriptors {
+    /// Descriptor number → what it refers to ("socket:[123]", "pipe:[456]", a path).
+    static func open() -> [Int32: String] {
+        var result: [Int32: String] = [:]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for name in names {
+            guard let number = Int32(name),
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)
+            else { continue }
+            result[number] = target
+        }
+        return result
+    }
+
+    static var count: Int { open().count }
+
+    /// The whole of a /proc file. Not `String(contentsOfFile:)`: /proc files report size 0 and come a page per
+    /// read(2), and a table longer than a page (many connections, as when tests run in parallel) would be cut.
+    static func readAll(_ path: String) -> String {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes += buffer[0 ..< count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The socket inodes of this process's TCP connections to 127.0.0.1:`port` (from /proc/net/tcp).
+    static func sockets(connectedToPort port: UInt16) -> Set<String> {
+        let table = readAll("/proc/net/tcp")
+        var inodes: Set<String> = []
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 9 else { continue }
+            let remote = fields[2].split(separator: ":")
+            guard remote.count == 2, UInt16(remote[1], radix: 16) == port else { continue }
+            inodes.insert("socket:[\(fields[9])]")
+        }
+        let mine = Set(open().values)
+        return inodes.intersection(mine)
+    }
+}
