@@ -75,6 +75,7 @@ static inline uint64_t gf__chord2(gf__ecef a, gf__ecef b) {
 #define GF__LEVEL_STEP 2   /* levels 13, 15, ..., 27: each cell side 4x the one below */
 #define GF__LEVEL_MAX 27   /* 2^27 e7 = 13.4 deg: holds a 50 km fence at 85 deg (box 11.4 deg wide) */
 _Static_assert((GF__LEVEL_MAX - GF__LEVEL_MIN) % GF__LEVEL_STEP == 0, "levels in steps");
+#define GF__LEVEL_COUNT ((GF__LEVEL_MAX - GF__LEVEL_MIN) / GF__LEVEL_STEP + 1)
 #define GF__LAT_SPAN_E7 1800000000LL
 #define GF__LON_SPAN_E7 3600000000LL
 
@@ -214,6 +215,8 @@ struct gf_table {
     uint32_t free_count;
     uint32_t level_mask;     /* bit k set when level k holds at least one fence */
     uint32_t level_fences[GF__LEVEL_MAX + 1];
+    uint8_t levels[GF__LEVEL_COUNT];  /* the levels in level_mask, ascending: what a query walks */
+    uint32_t level_count;
     gf__cells cells;
     size_t bytes;            /* bytes allocated, for gf_table_memory */
 };

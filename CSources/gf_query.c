@@ -101,8 +101,8 @@ gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
     gf__sink sink = {fix, {0, 0, 0}, 0, hits, capacity, 0};
     const gf__cells *cells = &table->cells;
 
-    for (uint32_t level = GF__LEVEL_MIN; level <= GF__LEVEL_MAX; level += GF__LEVEL_STEP) {
-        if ((table->level_mask & (1u << level)) == 0) continue;
+    for (uint32_t i = 0; i < table->level_count; i++) {
+        uint32_t level = table->levels[i];
         /* The common case: the query box lies in one cell of this level (and does not cross the +-180 seam, where
          * the last, narrower column would shift to the same column number as the far side). */
         uint32_t row = box.lat_lo >> level, col = (uint32_t)(box.u_lo >> level);

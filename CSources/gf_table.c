@@ -114,6 +114,13 @@ static gf__entry gf__entry_of(uint32_t slot, gf_point centre, uint32_t radius_mm
     return entry;
 }
 
+/* Rebuilds the ascending list of occupied levels from the mask; called only when a level fills or empties. */
+static void gf__update_levels(gf_table *table) {
+    table->level_count = 0;
+    for (uint32_t level = GF__LEVEL_MIN; level <= GF__LEVEL_MAX; level += GF__LEVEL_STEP)
+        if (table->level_mask & (1u << level)) table->levels[table->level_count++] = (uint8_t)level;
+}
+
 static void gf__index_insert(gf_table *table, uint32_t slot, const gf__cell_rect *rect) {
     const gf__fence_cold *cold = &table->cold[slot];
     gf__entry entry = gf__entry_of(slot, cold->centre, cold->radius_mm);
@@ -121,8 +128,10 @@ static void gf__index_insert(gf_table *table, uint32_t slot, const gf__cell_rect
         for (uint32_t col = rect->col_lo[s]; col <= rect->col_hi[s]; col++)
             for (uint32_t row = rect->row_lo; row <= rect->row_hi; row++)
                 gf__cells_add(&table->cells, gf__cell_key(rect->level, row, col), &entry);
-    table->level_fences[rect->level]++;
-    table->level_mask |= 1u << rect->level;
+    if (table->level_fences[rect->level]++ == 0) {
+        table->level_mask |= 1u << rect->level;
+        gf__update_levels(table);
+    }
 }
 
 static void gf__index_erase(gf_table *table, uint32_t slot, const gf__cell_rect *rect) {
@@ -133,7 +142,10 @@ static void gf__index_erase(gf_table *table, uint32_t slot, const gf__cell_rect 
                 GF__ASSERT(removed == 0);
                 (void)removed;
             }
-    if (--table->level_fences[rect->level] == 0) table->level_mask &= ~(1u << rect->level);
+    if (--table->level_fences[rect->level] == 0) {
+        table->level_mask &= ~(1u << rect->level);
+        gf__update_levels(table);
+    }
 }
 
 gf__cell_rect gf__fence_rect(gf_point centre, uint32_t radius_mm) {
@@ -249,10 +261,14 @@ gf_status gf_table_verify(const gf_table *table) {
         uint32_t slot = table->free_slots[i];
         if (slot >= table->slots_used || table->cold[slot].radius_mm != 0) return GF_ERR_CORRUPT;
     }
+    uint32_t listed = 0;
     for (uint32_t level = 0; level <= GF__LEVEL_MAX; level++) {
         if (level_fences[level] != table->level_fences[level]) return GF_ERR_CORRUPT;
         if (((table->level_mask >> level) & 1u) != (level_fences[level] != 0)) return GF_ERR_CORRUPT;
+        if (level_fences[level] != 0 && (listed >= table->level_count || table->levels[listed++] != level))
+            return GF_ERR_CORRUPT;
     }
+    if (listed != table->level_count) return GF_ERR_CORRUPT;
 
     /* Every cell is reachable, non-empty, inside the arena, and holds only live fences; the total matches the
      * fences' rects (so, with the check above, no cell holds an entry it should not). */
