@@ -112,8 +112,9 @@ gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
             continue;
         }
         gf__cell_rect rect = gf__rect_of(&box, level);
-        const gf__cell_rect *several = gf__rect_cells(&rect) > 1 ? &rect : NULL;
-        if (gf__rect_cells(&rect) > ((uint64_t)cells->mask + 1) / 8) {
+        uint64_t rect_cells = gf__rect_cells(&rect);
+        const gf__cell_rect *several = rect_cells > 1 ? &rect : NULL;
+        if (rect_cells > ((uint64_t)cells->mask + 1) / 8) {
             /* A margin far larger than this level's cells (or a box near a pole, where longitude cells are tiny):
              * reading every hash slot once is cheaper than probing each cell of the box. */
             gf__scan_level(table, &rect, margin_q, margin_mm, &sink);

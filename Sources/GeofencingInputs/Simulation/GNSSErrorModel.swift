@@ -49,8 +49,9 @@ public struct GNSSErrorModel: Sendable, Hashable {
         self.outages = outages
     }
 
-    /// sqrt(-2 ln 0.05): the 95 % radius of a circular 2-D normal error in units of its per-axis σ.
-    public static let radius95PerSigma = 2.447_746_830_680_816
+    /// sqrt(-2 ln 0.05): the 95 % radius of a circular 2-D normal error in units of its per-axis σ (the same factor
+    /// the readers use to turn reported sigmas into an accuracy, so a simulated accuracy round-trips).
+    public static let radius95PerSigma = HorizontalAccuracyEstimate.circular95Factor
 
     /// Per-axis standard deviation of bias plus noise together, metres.
     public var horizontalSigma: Double { (biasSigma * biasSigma + noiseSigma * noiseSigma).squareRoot() }
