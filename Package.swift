@@ -10,14 +10,27 @@ let package = Package(
         .library(name: "GeofencingInputs", targets: ["GeofencingInputs"]),
         // Fixes from gpsd through libgps; without the GPSD trait it builds, and GPSDSource.start() throws .disabled.
         .library(name: "GeofencingGPSD", targets: ["GeofencingGPSD"]),
+        // The SQLite store of the daemon: regions, their states, and the event outbox.
+        .library(name: "GeofencingStore", targets: ["GeofencingStore"]),
+        // Where events go: JSON Lines, a command per event (no shell), MQTT (with the MQTT trait).
+        .library(name: "GeofencingSinks", targets: ["GeofencingSinks"]),
+        // A self-contained HTML map of fences, a track and events.
+        .library(name: "GeofencingMap", targets: ["GeofencingMap"]),
+        // The `geofence` command: demo, replay, query, run (the daemon), fences, map, simulate.
+        .executable(name: "geofence", targets: ["geofence"]),
         .executable(name: "perf", targets: ["perf"]),
     ],
     traits: [
-        .default(enabledTraits: ["GPSD"]),
+        .default(enabledTraits: ["GPSD", "MQTT"]),
         .trait(
             name: "GPSD",
             description: "Read fixes from gpsd through libgps (Debian: libgps-dev). Off: "
                 + "`swift build --disable-default-traits` builds without libgps; GPSDSource.start() then throws."
+        ),
+        .trait(
+            name: "MQTT",
+            description: "Publish events to an MQTT broker through libmosquitto (Debian: libmosquitto-dev). Off: "
+                + "MQTTSink.init throws, and `geofence run --mqtt` says so."
         ),
     ],
     targets: [
@@ -55,11 +68,70 @@ let package = Package(
             dependencies: ["Geofencing", .target(name: "CGPS", condition: .when(traits: ["GPSD"]))],
             path: "Sources/GeofencingGPSD"
         ),
+        // SQLite (pkg-config sqlite3), for the store.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Regions, their states and the event outbox in one SQLite file (WAL, synchronous=FULL, mode 0600).
+        .target(
+            name: "GeofencingStore",
+            dependencies: ["Geofencing", "CSQLite"],
+            path: "Sources/GeofencingStore"
+        ),
+        // libmosquitto, the MQTT client library (pkg-config libmosquitto); used only with the MQTT trait.
+        .systemLibrary(
+            name: "CMosquitto",
+            path: "Sources/CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        // The event sinks: JSON Lines, exec (posix_spawn, never a shell), MQTT QoS 1.
+        .target(
+            name: "GeofencingSinks",
+            dependencies: ["GeofencingStore", .target(name: "CMosquitto", condition: .when(traits: ["MQTT"]))],
+            path: "Sources/GeofencingSinks"
+        ),
+        // The HTML map: inline SVG and script, no network.
+        .target(
+            name: "GeofencingMap",
+            dependencies: ["Geofencing", "GeofencingStore"],
+            path: "Sources/GeofencingMap"
+        ),
+        // The commands of `geofence`, as a library so that tests can call them in-process too.
+        .target(
+            name: "GeofencingCLI",
+            dependencies: [
+                "Geofencing", "GeofencingInputs", "GeofencingGPSD", "GeofencingStore", "GeofencingSinks",
+                "GeofencingMap",
+            ],
+            path: "Sources/GeofencingCLI"
+        ),
+        .executableTarget(
+            name: "geofence",
+            dependencies: ["GeofencingCLI"],
+            path: "Sources/geofence"
+        ),
         // `swift run perf`: the benchmark. Not part of any library product.
         .executableTarget(
             name: "perf",
-            dependencies: ["CGeofence", "CPerfSupport", "Geofencing", "GeofencingInputs"],
+            dependencies: ["CGeofence", "CPerfSupport", "CPerfPeers", "Geofencing", "GeofencingInputs"],
             path: "Sources/perf"
+        ),
+        // perf only: the peers in C (c-scan, the no-index floor; geos-strtree, GEOS's STRtree through its C API).
+        .target(
+            name: "CPerfPeers",
+            dependencies: ["CGeofence", "CGEOS"],
+            path: "Sources/CPerfPeers"
+        ),
+        // GEOS's C API (pkg-config geos; Debian libgeos-dev), for the geos-strtree peer in perf only.
+        .systemLibrary(
+            name: "CGEOS",
+            path: "Sources/CGEOS",
+            pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"])]
         ),
         // perf only: glibc heap readings and an exact allocation counter. It defines malloc & co. for the whole
         // process, so nothing but the perf executable may depend on it (see its include/perf_support.h).
@@ -89,6 +161,28 @@ let package = Package(
             name: "GeofencingGPSDTests",
             dependencies: ["GeofencingGPSD", "GeofencingInputs", "Geofencing", "GeofencingTestSupport"],
             path: "Tests/GeofencingGPSDTests"
+        ),
+        .testTarget(
+            name: "GeofencingStoreTests",
+            dependencies: ["GeofencingStore", "Geofencing", "GeofencingTestSupport"],
+            path: "Tests/GeofencingStoreTests"
+        ),
+        .testTarget(
+            name: "GeofencingSinksTests",
+            dependencies: ["GeofencingSinks", "GeofencingStore", "Geofencing", "GeofencingTestSupport"],
+            path: "Tests/GeofencingSinksTests"
+        ),
+        .testTarget(
+            name: "GeofencingMapTests",
+            dependencies: ["GeofencingMap", "GeofencingStore", "Geofencing", "GeofencingTestSupport"],
+            path: "Tests/GeofencingMapTests"
+        ),
+        .testTarget(
+            name: "GeofencingCLITests",
+            dependencies: [
+                "GeofencingCLI", "GeofencingStore", "GeofencingInputs", "Geofencing", "GeofencingTestSupport",
+            ],
+            path: "Tests/GeofencingCLITests"
         ),
         .testTarget(
             name: "GeofencingTests",

@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build, the tests and the demo need. Idempotent: installs only what is missing,
-# and runs apt-get update only when something is. Needs root (or sudo) only when something is missing.
+# Installs the Debian packages the build, the demo and (with --test) the tests need. Idempotent: installs only
+# what is missing, and runs apt-get update only when something is. Needs root (or sudo) only then.
+#
+#   scripts/install-deps.sh          build everything and run `swift run geofence demo`
+#   scripts/install-deps.sh --test   also what the tests run for real: gpsd, a mosquitto broker, chromium, ...
 set -euo pipefail
 
-# gcc: the integer-only check of the C core (gcc -mgeneral-regs-only).
-# libgps-dev: the gpsd reader (GeofencingGPSD); gpsd + gpsd-clients: gpsfake and gpsdecode for the input tests.
-PACKAGES=(gcc libc6-dev pkg-config libgps-dev gpsd gpsd-clients)
+# Build: the C libraries behind the system-library targets (libgps: the gpsd reader; SQLite: the store;
+# libmosquitto: the MQTT sink; GEOS: perf's geos-strtree peer), and gcc for the C core's integer-only check.
+PACKAGES=(gcc libc6-dev pkg-config libgps-dev libsqlite3-dev libmosquitto-dev libgeos-dev)
+
+if [ "${1:-}" = "--test" ]; then
+    # gpsd + gpsd-clients: gpsfake, gpspipe and gpsdecode; sqlite3: the store's crash and lock tests; mosquitto:
+    # the broker the MQTT tests start on loopback; chromium + python3: the map's screenshot check; systemd:
+    # systemd-analyze for the service unit.
+    PACKAGES+=(gpsd gpsd-clients sqlite3 mosquitto chromium python3 systemd)
+elif [ -n "${1:-}" ]; then
+    echo "usage: $0 [--test]" >&2
+    exit 2
+fi
 
 missing=()
 for package in "${PACKAGES[@]}"; do

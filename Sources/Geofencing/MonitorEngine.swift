@@ -12,6 +12,9 @@ struct RegionRecord {
     var state: RegionState = .unknown
     /// The state before an outage made it unknown; a different state found afterwards is an inferred transition.
     var stateBeforeOutage: RegionState?
+    /// Restored from a store: a first fix that confirms `stateBeforeOutage` reports nothing (the state never
+    /// changed as far as anyone listening knows), so a restart with 100,000 regions is not 100,000 events.
+    var confirmsQuietly = false
     /// GNSS time since which the vehicle has been inside (for dwell), nil when outside or unknown.
     var insideSince: Date?
     var dwellReported = false
@@ -101,6 +104,22 @@ final class MonitorEngine {
         return [.didStartMonitoring(region)]
     }
 
+    /// Adds or replaces a region whose state was known before (a restarted daemon's store). The state stands as
+    /// after an outage: the first usable fix confirms it silently unless it is past the boundary by the threshold,
+    /// which is an enter or exit flagged `inferred`. A replaced region keeps its live state.
+    func restore(_ region: CircularRegion, _ restored: RestoredRegionState) throws(RegionMonitorError) -> [MonitorEvent] {
+        let isNew = slotByIdentifier[region.identifier] == nil
+        let events = try start(region)
+        guard isNew, restored.state != .unknown, let slot = slotByIdentifier[region.identifier] else { return events }
+        records[slot]!.stateBeforeOutage = restored.state
+        records[slot]!.confirmsQuietly = true
+        if restored.state == .inside {
+            records[slot]!.insideSince = restored.insideSince
+            records[slot]!.dwellReported = restored.dwellReported
+        }
+        return events
+    }
+
     func stop(identifier: String) {
         guard let slot = slotByIdentifier.removeValue(forKey: identifier), let record = records[slot] else { return }
         table.remove(record.handle)
@@ -126,7 +145,8 @@ final class MonitorEngine {
         return events
     }
 
-    private static func validate(_ region: CircularRegion) throws(RegionMonitorError) -> (gf_point, UInt32) {
+    /// The region's centre and radius as the core takes them, or why the region is invalid.
+    static func validate(_ region: CircularRegion) throws(RegionMonitorError) -> (gf_point, UInt32) {
         guard !region.identifier.isEmpty else { throw .emptyIdentifier }
         guard region.center.isValid, abs(region.center.latitude) <= 85,
               let center = CoreFenceTable.point(region.center) else { throw .invalidCenter(region.center) }
@@ -248,6 +268,7 @@ final class MonitorEngine {
                 // Back from an outage: the state before it stands unless this fix is past the boundary by the
                 // usual threshold, so a parked vehicle's jitter cannot turn into inferred transitions.
                 records[slot]!.stateBeforeOutage = nil
+                records[slot]!.confirmsQuietly = false
                 let crossed = before == .inside ? distance >= threshold : distance <= -threshold
                 let found: RegionState = crossed ? (before == .inside ? .outside : .inside) : before
                 // The dwell clock keeps running when the vehicle stayed inside.
@@ -256,7 +277,7 @@ final class MonitorEngine {
                 if crossed && notify {
                     emit(found == .inside ? .enter : .exit, slot, state: found, time: time, at: at,
                          distance: distance, inferred: true)
-                } else {
+                } else if !record.confirmsQuietly {
                     emit(.determined, slot, state: found, time: time, at: at, distance: distance)
                 }
             } else {

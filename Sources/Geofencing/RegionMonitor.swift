@@ -76,6 +76,17 @@ public final class RegionMonitor: Sendable {
         delivery.drain(from: self)
     }
 
+    /// Starts monitoring a region with the state it had before the process stopped (a daemon restoring its store),
+    /// so that a restart repeats no enter. Until the first usable fix the region's state is unknown; that fix
+    /// confirms the restored state without an event (nothing changed), or, if it is past the boundary by the
+    /// threshold, reports the change that happened while the process was down as an enter or exit flagged
+    /// `inferred`. A restored state of `unknown` is determined as for a new region (a `determined` event).
+    /// Replacing a monitored region keeps its live state instead. Throws what `startMonitoringOrThrow(for:)` throws.
+    public func restoreMonitoring(for region: CircularRegion, state: RestoredRegionState) throws(RegionMonitorError) {
+        try engine.withLock { engine throws(RegionMonitorError) in delivery.enqueue(try engine.restore(region, state)) }
+        delivery.drain(from: self)
+    }
+
     /// Stops monitoring the region with this region's identifier. Unknown identifiers are ignored.
     public func stopMonitoring(for region: CircularRegion) {
         stopMonitoring(identifier: region.identifier)

@@ -17,6 +17,8 @@ public enum RegionMonitorError: Error, Sendable, Hashable, CustomStringConvertib
     case capacityReached(Int)
     /// The core could not allocate memory.
     case outOfMemory
+    /// Two regions of one `RegionIndex` share this identifier.
+    case duplicateIdentifier(String)
     /// The core reported an unexpected status (a bug): its name.
     case core(String)
 
@@ -29,6 +31,7 @@ public enum RegionMonitorError: Error, Sendable, Hashable, CustomStringConvertib
         case .invalidDwellTime(let t): "the dwell time \(t) s is negative or not a number"
         case .capacityReached(let n): "the monitor already holds its capacity of \(n) regions"
         case .outOfMemory: "out of memory"
+        case .duplicateIdentifier(let identifier): "two regions share the identifier \"\(identifier)\""
         case .core(let name): "the geofence core failed with \(name)"
         }
     }

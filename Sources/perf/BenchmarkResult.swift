@@ -1,7 +1,10 @@
-/// The engines compared: the C core's query, the Swift façade's whole per-fix path on top of it, and the baseline.
-enum EngineName: String {
+/// The engines compared: ours (the C core's query, and the Swift façade's whole per-fix path on top of it) and the
+/// peers a user would pick instead (a Swift loop, a C loop, GEOS's R-tree), in the order the report lists them.
+enum EngineName: String, CaseIterable {
     case core
     case monitor
+    case geosStrtree = "geos-strtree"
+    case cScan = "c-scan"
     case naiveSwift = "naive-swift"
 }
 
@@ -11,8 +14,10 @@ struct BenchmarkResult {
     let dataset: String
     let workload: Workload
     let fences: Int
-    /// Fixes per pass: the naive engine runs fewer at large fence counts (see RunPlan).
+    /// Fixes per pass: naive-swift and c-scan run fewer at large fence counts (see RunPlan).
     let fixes: Int
+    /// Whether `fixes` is only the first part of the stream the core ran (the table marks such rows).
+    var subsampled = false
     let nanosecondsPerFixMedian: Double
     let nanosecondsPerFixP99: Double
     /// Measured heap bytes kept by building the engine's fence storage, per fence.
@@ -22,6 +27,8 @@ struct BenchmarkResult {
     let hits: Int
     /// The core's own count (gf_table_memory) per fence, shown beside the measured bytes; nil for the other engines.
     let tableMemoryPerFence: Double?
+    /// The core's rows: allocator calls per fix over its timed loops (counted exactly; must be 0).
+    var allocationsPerFix: Double? = nil
     /// What only the monitor's rows report.
     var monitor: MonitorFigures? = nil
 

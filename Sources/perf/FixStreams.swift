@@ -1,7 +1,7 @@
 import Glibc
 import GeofencingInputs
 
-/// The two ways fixes arrive, which stress an index very differently.
+/// The three ways fixes arrive, which stress an index and the exact test very differently.
 enum Workload: String, CaseIterable {
     /// A vehicle driving through the area at 1 Hz: each fix is 10-30 m from the last, so the index cells and fences
     /// it touches are the ones the previous fix touched (warm cache). This is the on-vehicle case.
@@ -9,9 +9,15 @@ enum Workload: String, CaseIterable {
     /// Fixes uniform over the area: every query lands somewhere new (cold cache). The worst case, and what a
     /// server checking many unrelated devices sees.
     case random
+    /// Probes next to the boundaries of random fences, cycling through r - 0.5 m, r + 0.5 m, r (1 - 1e-4) and
+    /// r (1 + 1e-4) from the centre, each on a random bearing: the exact test decides every one of them, and the last
+    /// two sit at the edge of the core's band (2 cm + 1e-4 r), where peers with another distance may disagree.
+    case boundary
 
-    /// The fix stream of this workload over an area. Deterministic: the same arguments give the same fixes.
-    func fixes(count: Int, over area: GeoArea, seedName: String) -> [Position] {
+    /// The fix stream of this workload. Deterministic: the same arguments give the same fixes. Drive and random
+    /// streams depend only on the area, so every fence count of a dataset shares them; boundary probes depend on the
+    /// fences.
+    func fixes(count: Int, over area: GeoArea, fences: [Fence], seedName: String) -> [Position] {
         var generator = SplitMix64(seedNamed: seedName)
         switch self {
         case .drive:
@@ -19,6 +25,8 @@ enum Workload: String, CaseIterable {
             return (0..<count).map { _ in vehicle.drive(oneSecondWithin: area, generator: &generator) }
         case .random:
             return (0..<count).map { _ in area.randomPoint(using: &generator) }
+        case .boundary:
+            return BoundaryProbe.probes(count: count, around: fences, generator: &generator).map(\.position)
         }
     }
 }

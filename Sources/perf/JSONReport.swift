@@ -1,12 +1,16 @@
 /// The machine-readable report: exactly one JSON object, {"results":[...]}, one result per line for diffing.
-/// Written by hand (the shape is fixed and flat). Rows of engine "monitor" add "allocations_per_fix_median" and,
-/// on the row whose stream gave the monitor its first fix (every region determined, not in the timing),
-/// "first_fix_ns"; their "hits" are the region events over the first timed pass.
+/// Written by hand (the shape is fixed and flat). Every row has engine, workload, fences, dataset, fixes, subsampled,
+/// ns_per_fix_median, ns_per_fix_p99, bytes_per_fence, build_ns_per_fence and hits (over the row's fixes: the first
+/// `fixes` of the stream when "subsampled" is true). Rows of engine "core" add "allocations_per_fix". Rows of engine
+/// "monitor" add "allocations_per_fix_median" and, on the row whose stream gave the monitor its first fix (every
+/// region determined, not in the timing), "first_fix_ns"; their "hits" are the region events over the first timed
+/// pass.
 enum JSONReport {
     static func render(_ results: [BenchmarkResult]) -> String {
         let rows = results.map { result in
             "{\"engine\":\"\(result.engine.rawValue)\",\"workload\":\"\(result.workload.rawValue)\","
-                + "\"fences\":\(result.fences),\"dataset\":\"\(result.dataset)\","
+                + "\"fences\":\(result.fences),\"dataset\":\"\(result.dataset)\",\"fixes\":\(result.fixes),"
+                + "\"subsampled\":\(result.subsampled),"
                 + "\"ns_per_fix_median\":\(number(result.nanosecondsPerFixMedian, places: 2)),"
                 + "\"ns_per_fix_p99\":\(number(result.nanosecondsPerFixP99, places: 2)),"
                 + "\"bytes_per_fence\":\(number(result.bytesPerFence, places: 2)),"
@@ -17,6 +21,9 @@ enum JSONReport {
     }
 
     private static func monitorFields(_ result: BenchmarkResult) -> String {
+        if let allocations = result.allocationsPerFix {
+            return ",\"allocations_per_fix\":\(number(allocations, places: 4))"
+        }
         guard let monitor = result.monitor else { return "" }
         var fields = ",\"allocations_per_fix_median\":\(number(monitor.allocationsPerFixMedian, places: 4))"
         if let firstFix = monitor.firstFix {

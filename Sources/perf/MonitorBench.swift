@@ -19,7 +19,8 @@ final class MonitorBench {
     /// shorter than the default `outageTimeout` (60 s), so no state becomes unknown.
     static let pauseBetweenPasses = 30.0
 
-    /// GNSS seconds between two fixes of a workload's stream. The drive is a 1 Hz receiver. Random fixes are
+    /// GNSS seconds between two fixes of a workload's stream. The drive is a 1 Hz receiver. Random fixes (and
+    /// boundary probes, which jump from fence to fence just the same) are
     /// hundreds of kilometres apart: 1 s apart, every pair would be a "fast pass" within `maximumInterpolationGap`,
     /// and each fix would pay a sparse-pass query at the core's largest margin (50 km), which measures a teleporting
     /// receiver rather than the monitor. 30 s apart (beyond the gap, within `outageTimeout`) each random fix is judged
@@ -27,7 +28,7 @@ final class MonitorBench {
     static func secondsPerFix(_ workload: Workload) -> Double {
         switch workload {
         case .drive: 1
-        case .random: 30
+        case .random, .boundary: 30
         }
     }
 

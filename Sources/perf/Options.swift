@@ -8,19 +8,26 @@ struct Options {
     /// The GTFS stops file of the seq-stops dataset; relative paths are tried from the working directory, then from
     /// the package root (so `swift run perf` works from anywhere inside the checkout).
     var stopsPath = "../shared/data/pois/seq-stops.txt"
+    /// Where the log-log plot (SVG) goes, relative to the working directory.
+    var plotPath = "perf-plot.svg"
 
     static let usage = """
-        usage: swift run perf [--quick] [--json] [--margin-mm MM] [--stops PATH]
+        usage: swift run perf [--quick] [--json] [--margin-mm MM] [--stops PATH] [--plot PATH]
 
         Compares the core (gf_query) and monitor (RegionMonitor.process: the core's queries plus region states and
-        events, no delegate or stream) with naive-swift (a haversine loop over every fence) at 10^3..10^6 fences,
-        on a drive (fixes 10-30 m apart, warm cache) and on uniform random fixes (cold cache).
+        events, no delegate or stream) with three peers on the same fences and fixes: geos-strtree (GEOS's STRtree
+        through its C API), c-scan (a C loop over every fence, box reject then the core's exact test) and
+        naive-swift (a haversine loop over every fence). Fences: uniform, clustered around 50 cities and mixed radii
+        10 m .. 50 km at 10^3..10^6, and the real SEQ stops; fixes: a drive (10-30 m apart, warm cache), uniform
+        random (cold cache) and boundary probes (r +- 0.5 m, r (1 +- 1e-4) from a fence's centre).
 
-          --quick         a smoke test that finishes in under a minute (fewer fixes; naive-swift shrinks at 10^6)
+          --quick         a smoke test that finishes in under a minute (fewer fixes; clustered and mixed-radii stop
+                          at 10^5; naive-swift and c-scan run fewer fixes at large N)
           --json          print exactly one JSON object on stdout; everything else goes to stderr
           --margin-mm MM  the query margin in millimetres for both engines (default 0)
           --stops PATH    the GTFS stops.txt of the seq-stops dataset (default \(Options().stopsPath));
                           the dataset is skipped with a note when the file does not exist
+          --plot PATH     where to write the log-log plot of ns/fix against fences (SVG; default perf-plot.svg)
           --help          this text
 
         A debug build rebuilds itself in release and runs that instead: numbers are never reported from debug code.
@@ -50,6 +57,9 @@ struct Options {
             case "--stops":
                 guard let path = remaining.next() else { return .invalid("--stops needs a path") }
                 options.stopsPath = path
+            case "--plot":
+                guard let path = remaining.next(), !path.isEmpty else { return .invalid("--plot needs a path") }
+                options.plotPath = path
             case "--help", "-h":
                 return .help
             default:

@@ -1,3 +1,4 @@
+import CPerfPeers
 import Glibc
 
 /// `swift run perf`: parses the command line, makes sure the code measured is optimised, runs the suite, prints the
@@ -38,7 +39,11 @@ enum PerfCommand {
             ? RunPlan.quick(marginMillimetres: options.marginMillimetres)
             : RunPlan.full(marginMillimetres: options.marginMillimetres)
         var notes: [String] = []
-        var datasets = [Dataset.uniform(fenceCounts: plan.fenceCounts)]
+        var datasets = [
+            Dataset.uniform(fenceCounts: plan.fenceCounts),
+            Dataset.clustered(fenceCounts: plan.extraDatasetFenceCounts),
+            Dataset.mixedRadii(fenceCounts: plan.extraDatasetFenceCounts),
+        ]
         do {
             if let (stops, path) = try loadStops(options.stopsPath) {
                 datasets += [stops]
@@ -63,13 +68,33 @@ enum PerfCommand {
         console.report("")
         TableReport.render(outcome.results).forEach(console.report)
         console.report("")
-        console.report("fixes: per pass over the stream; naive-swift runs the first fixes of the core's stream, and "
+        console.report("fixes: per pass over the stream; \(TableReport.subsampleMark) = the engine ran only the first "
+            + "fixes of the core's stream (naive-swift and c-scan at large N; their figures are per fix all the same); "
             + "hits count the hits over an engine's own fixes (the monitor's: its events, see below)")
-        (notes + MonitorReport.lines(outcome.results, plan: plan) + checks.lines).forEach(console.report)
+        console.report("geos-strtree: GEOS \(geosVersion()) STRtree (node capacity 10), one box per fence in degrees; "
+            + "the point geometry of each fix is made before timing (not timed); it runs the whole stream "
+            + "\(plan.geosRepetitions)x, its agreement check the first \(plan.geosAgreementFixes) fixes. c-scan and "
+            + "geos-strtree run the core's own exact test (gf_distance) after their box test")
+        console.report("monitor: runs the first \(plan.monitorFixes) fixes of each stream at most, fewer where the "
+            + "core finds many hits per fix (a budget of \(plan.monitorHitsPerStream) core hits per stream), up to "
+            + "\(fenceCountLabel(plan.monitorMaxFences)) fences")
+        console.report("datasets: clustered = 50 cities, Zipf-weighted, Gaussian spread 3-20 km, its drive in the "
+            + "biggest city; mixed-radii = radii log-uniform 10 m .. 50 km; uniform and clustered 20 m .. 2 km")
+        (notes + MonitorReport.lines(outcome.results, plan: plan) + TargetsReport.lines(outcome.results)
+            + checks.lines).forEach(console.report)
+        if let problem = LogLogPlot.write(outcome.results, to: options.plotPath) {
+            writeToStandardError("perf: the plot was not written: \(problem)\n")
+        } else {
+            console.report("plot: \(options.plotPath) (ns/fix against fences, log-log, per workload and dataset)")
+        }
         if options.json {
             print(JSONReport.render(outcome.results))
         }
         return checks.passed ? 0 : 1
+    }
+
+    private static func geosVersion() -> String {
+        String(cString: pp_geos_version())
     }
 
     /// The seq-stops dataset and the file it came from, nil when the file is absent; tries the path as given, then

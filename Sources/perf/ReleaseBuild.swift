@@ -18,24 +18,40 @@ enum ReleaseBuild {
     }()
 
     /// In a release build: returns at once. In a debug build: runs `swift build -c release --product perf` in the
-    /// package root (its output goes to stderr, keeping stdout clean for --json), then execs
-    /// <root>/.build/release/perf with `arguments`. Returns only with the reason it could not do that.
+    /// package root, with the scratch path this debug binary was built in (its output goes to stderr, keeping stdout
+    /// clean for --json), then execs <scratch>/release/perf with `arguments`. Returns only with the reason it could
+    /// not do that.
     static func replaceDebugProcess(arguments: [String]) -> String? {
         guard isDebugBuild else { return nil }
+        let scratch = scratchPath()
         writeToStandardError("perf: this is a debug build; building perf in release (swift build -c release "
-            + "--product perf in \(packageRoot)) and running that instead\n")
-        if let failure = failureOfCommand(
-            ["swift", "build", "-c", "release", "--product", "perf", "--package-path", packageRoot]) {
+            + "--product perf --scratch-path \(scratch) in \(packageRoot)) and running that instead\n")
+        if let failure = failureOfCommand(["swift", "build", "-c", "release", "--product", "perf",
+                                           "--package-path", packageRoot, "--scratch-path", scratch]) {
             return "the release build failed (\(failure)); build it yourself with "
                 + "`swift build -c release --product perf` and run .build/release/perf"
         }
-        let releaseBinary = packageRoot + "/.build/release/perf"
+        let releaseBinary = scratch + "/release/perf"
         writeToStandardError("perf: exec \(releaseBinary)\n")
         var cArguments = ([releaseBinary] + arguments.dropFirst()).map { strdup($0) } + [nil]
         execv(releaseBinary, &cArguments)
         let reason = String(cString: strerror(errno))  // execv returns only on failure
         cArguments.forEach { free($0) }
         return "could not run \(releaseBinary): \(reason)"
+    }
+
+    /// The scratch directory this binary was built in: SwiftPM puts it at <scratch>/<triple>/debug/perf (with
+    /// <scratch>/debug a link to <triple>/debug), so `swift build --scratch-path DIR` and the default .build both
+    /// work. Falls back to <root>/.build when the binary is not where SwiftPM puts it.
+    private static func scratchPath() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return packageRoot + "/.build" }
+        let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var components = executable.split(separator: "/", omittingEmptySubsequences: false)
+        guard components.count > 3, components[components.count - 2] == "debug" else { return packageRoot + "/.build" }
+        components.removeLast(3)
+        return components.joined(separator: "/")
     }
 
     /// Runs a command found on PATH, its stdout sent to our stderr, and waits for it. Returns nil when it exited

@@ -1,30 +1,67 @@
 /// How much to measure: the full run for numbers worth quoting, the quick run (under a minute) as a CI smoke test.
 struct RunPlan {
     let fenceCounts: [Int]
+    /// Fence counts of the clustered and mixed-radii datasets (the quick run leaves out their 10^6).
+    let extraDatasetFenceCounts: [Int]
     /// Fixes in each stream; the core runs all of them, `coreRepetitions` times.
     let fixesPerStream: Int
+    /// The monitor runs at most the first this-many fixes of each stream, `coreRepetitions` times, and only up to
+    /// `monitorMaxFences` fences (building 10^6 regions and determining them on the first fix takes seconds).
+    let monitorFixes: Int
+    let monitorMaxFences: Int
+    /// The monitor's cost grows with the regions a fix is in or near (each may change state), so it also gets a
+    /// budget of core hits per stream: mixed-radii at 10^6 has about 400 per fix, and a full stream would take
+    /// minutes. See `monitorFixes(coreHitsPerFix:)`.
+    let monitorHitsPerStream: Int
     let coreRepetitions: Int
+    /// geos-strtree runs every fix of the stream this many times (it is 5-50x slower than the core).
+    let geosRepetitions: Int
     /// The naive engine costs fences x fixes haversines, so it gets a budget of those per stream instead of a fix
     /// count: all fixes at 10^3 fences, a few hundred at 10^6 (a few seconds). It runs its fixes once.
     let naiveHaversinesPerStream: Int
+    /// c-scan likewise, in fence box tests per stream (about 0.3 ns each).
+    let scanBoxTestsPerStream: Int
+    /// The agreement check with geos-strtree runs on this many fixes from the start of each stream (naive-swift's
+    /// and c-scan's run on all the fixes those engines ran).
+    let geosAgreementFixes: Int
     /// Drive fixes queried untimed before timing, so the drive starts with the warm cache it has in steady state.
     let warmUpFixes = 1024
     let marginMillimetres: UInt32
 
     static func full(marginMillimetres: UInt32) -> RunPlan {
-        RunPlan(fenceCounts: [1_000, 10_000, 100_000, 1_000_000], fixesPerStream: 1 << 16, coreRepetitions: 5,
-                naiveHaversinesPerStream: 100_000_000, marginMillimetres: marginMillimetres)
+        RunPlan(fenceCounts: [1_000, 10_000, 100_000, 1_000_000],
+                extraDatasetFenceCounts: [1_000, 10_000, 100_000, 1_000_000], fixesPerStream: 1 << 16,
+                monitorFixes: 1 << 16, monitorMaxFences: 1_000_000,
+                monitorHitsPerStream: 1_000_000, coreRepetitions: 5, geosRepetitions: 1,
+                naiveHaversinesPerStream: 100_000_000,
+                scanBoxTestsPerStream: 2_000_000_000, geosAgreementFixes: 4096, marginMillimetres: marginMillimetres)
     }
 
     static func quick(marginMillimetres: UInt32) -> RunPlan {
-        RunPlan(fenceCounts: [1_000, 10_000, 100_000, 1_000_000], fixesPerStream: 1 << 14, coreRepetitions: 3,
-                naiveHaversinesPerStream: 10_000_000, marginMillimetres: marginMillimetres)
+        RunPlan(fenceCounts: [1_000, 10_000, 100_000, 1_000_000],
+                extraDatasetFenceCounts: [1_000, 10_000, 100_000], fixesPerStream: 1 << 13,
+                monitorFixes: 1 << 11, monitorMaxFences: 100_000,
+                monitorHitsPerStream: 100_000, coreRepetitions: 3, geosRepetitions: 1,
+                naiveHaversinesPerStream: 5_000_000,
+                scanBoxTestsPerStream: 50_000_000, geosAgreementFixes: 512, marginMillimetres: marginMillimetres)
     }
 
-    /// The first this-many fixes of a stream are the naive engine's (and the agreement check's). At least 16, so
+    /// The first this-many fixes of a stream are the naive engine's (and its agreement check's). At least 16, so
     /// that even at 10^6 fences there are batches to take a median of.
     func naiveFixes(fences: Int) -> Int {
         min(fixesPerStream, max(16, naiveHaversinesPerStream / max(fences, 1)))
+    }
+
+    /// The first this-many fixes of a stream are the monitor's: `monitorFixes`, fewer (down to 1024 beyond its
+    /// warm-up) where the core finds many hits per fix.
+    func monitorFixes(coreHitsPerFix: Double) -> Int {
+        let affordable = Double(monitorHitsPerStream) / max(coreHitsPerFix, 1)
+        return min(monitorFixes, max(warmUpFixes + 1024, Int(affordable)))
+    }
+
+    /// The first this-many fixes of a stream are c-scan's (and its agreement check's); at least 64.
+    func scanFixes(fences: Int) -> Int {
+        min(fixesPerStream, max(64, scanBoxTestsPerStream / max(fences, 1)))
     }
 
     /// 256 fixes per batch (a batch takes far longer than reading the clock), fewer when the fixes are few, so that

@@ -1,4 +1,7 @@
-/// Runs every measurement of a plan: for each dataset and fence count, every engine on both workloads, plus the
+import CGeofence
+import GeofencingInputs
+
+/// Runs every measurement of a plan: for each dataset and fence count, every engine on every workload, plus the
 /// agreement and allocation checks.
 struct Suite {
     let plan: RunPlan
@@ -7,64 +10,147 @@ struct Suite {
     /// The rows of the report and the evidence for its checks.
     struct Outcome {
         var results: [BenchmarkResult] = []
+        /// One per peer, fence set and workload: the peer's hits against the core's on the same fixes.
         var agreements: [(key: String, agreement: Agreement)] = []
         /// Allocator calls counted across the core's timed query loop (of `queries` gf_query calls): must all be 0.
         var allocationsByQueries: [(key: String, allocations: UInt64, queries: Int)] = []
+        /// Per fence set: the worst |gf_distance - intended distance| of its boundary probes, metres (nil: refused).
+        var boundaryPlacement: [(key: String, worstMetres: Double?)] = []
     }
 
     func run(_ datasets: [Dataset]) throws -> Outcome {
         var outcome = Outcome()
         for dataset in datasets {
-            console.progress("\(dataset.name): fixes over \(dataset.area.describe())")
-            // One stream per workload, shared by every fence count: rows differ only in the fences.
-            let streams = Workload.allCases.map { workload in
-                (workload, workload.fixes(count: plan.fixesPerStream, over: dataset.area,
+            console.progress("\(dataset.name): random fixes over \(dataset.area.describe()); drive over "
+                + dataset.driveArea.describe())
+            // Drive and random streams are shared by every fence count: rows differ only in the fences.
+            let sharedStreams = [Workload.drive, .random].map { workload in
+                (workload, workload.fixes(count: plan.fixesPerStream, over: dataset.fixArea(workload), fences: [],
                                           seedName: "\(dataset.name)/\(workload.rawValue)"))
             }
             for fenceCount in dataset.fenceCounts {
-                try measure(dataset, fenceCount: fenceCount, streams: streams, into: &outcome)
+                try measure(dataset, fenceCount: fenceCount, sharedStreams: sharedStreams, into: &outcome)
             }
         }
         return outcome
     }
 
-    /// Builds the engines over the same fences, then times each on each stream.
+    /// Builds the engines over the same fences, then times each on each stream and compares the peers' hits with
+    /// the core's.
     private func measure(
-        _ dataset: Dataset, fenceCount: Int, streams: [(Workload, [Position])], into outcome: inout Outcome
+        _ dataset: Dataset, fenceCount: Int, sharedStreams: [(Workload, [Position])], into outcome: inout Outcome
     ) throws {
         let fences = dataset.fences(count: fenceCount)
         let label = "\(dataset.name) \(fenceCountLabel(fenceCount))"
+        let margin = plan.marginMillimetres
         let core = try CoreEngine(fences: fences)
         var (naive, naiveCost) = measureBuild { NaiveHaversineEngine(fences: fences) }
+        let arrays = FenceArrays(fences)
+        let scan = try CScanEngine(arrays, marginMillimetres: margin)
+        let geos = try GEOSStrtreeEngine(arrays, marginMillimetres: margin)
         console.progress("  \(label) fences: core built at "
             + "\(fixed(core.buildCost.nanosecondsPerFence(fenceCount), places: 0)) ns/fence, "
             + "\(fixed(core.buildCost.bytesPerFence(fenceCount), places: 1)) B/fence measured, "
             + "gf_table_memory \(fixed(Double(core.tableMemoryBytes) / Double(fenceCount), places: 1)) B/fence; "
+            + "geos-strtree \(fixed(geos.buildCost.nanosecondsPerFence(fenceCount), places: 0)) ns/fence, "
+            + "\(fixed(geos.buildCost.bytesPerFence(fenceCount), places: 1)) B/fence; "
+            + "c-scan \(fixed(scan.buildCost.bytesPerFence(fenceCount), places: 1)) B/fence; "
             + "naive-swift \(fixed(naiveCost.bytesPerFence(fenceCount), places: 1)) B/fence")
-        let monitor = try buildMonitor(fences, label: label)
+        let monitor = fenceCount <= plan.monitorMaxFences ? try buildMonitor(fences, label: label) : nil
 
-        for (workload, fixes) in streams {
+        var probeGenerator = SplitMix64(seedNamed: "\(dataset.name)/boundary/\(fenceCount)")
+        let probes = BoundaryProbe.probes(count: plan.fixesPerStream, around: fences, generator: &probeGenerator)
+        outcome.boundaryPlacement.append((label, BoundaryProbe.worstPlacementErrorMetres(probes, fences: fences)))
+
+        for (workload, fixes) in sharedStreams + [(Workload.boundary, probes.map(\.position))] {
+            let points = fixes.map(\.point)
             let coreRow = try timeCore(core, fixes: fixes, workload: workload, dataset: dataset, fences: fenceCount,
                                        outcome: &outcome)
-            let naiveFixCount = plan.naiveFixes(fences: fenceCount)
-            let naiveRow = timeNaive(&naive, cost: naiveCost, fixes: Array(fixes.prefix(naiveFixCount)),
+            let coreHitsPerFix = Double(coreRow.hits) / Double(max(coreRow.fixes, 1))
+            let monitorRow = monitor.map { monitor in
+                timeMonitor(monitor, fixes: Array(fixes.prefix(plan.monitorFixes(coreHitsPerFix: coreHitsPerFix))),
+                            workload: workload, dataset: dataset, fences: fenceCount, label: label)
+            }
+            try geos.loadFixes(points)
+            let geosRow = try timeGEOS(geos, fixCount: points.count, workload: workload, dataset: dataset,
+                                       fences: fenceCount)
+            let scanRow = try timeScan(scan, points: Array(points.prefix(plan.scanFixes(fences: fenceCount))),
+                                       workload: workload, dataset: dataset, fences: fenceCount)
+            let naiveRow = timeNaive(&naive, cost: naiveCost,
+                                     fixes: Array(fixes.prefix(plan.naiveFixes(fences: fenceCount))),
                                      workload: workload, dataset: dataset, fences: fenceCount)
-            outcome.results.append(coreRow)
-            outcome.results.append(timeMonitor(monitor, fixes: fixes, workload: workload, dataset: dataset,
-                                               fences: fenceCount, label: label))
-            outcome.results.append(naiveRow)
+            let rows = [coreRow, monitorRow, geosRow, scanRow, naiveRow].compactMap { $0 }
+            outcome.results += rows
 
-            let agreement = try Agreement.compare(core: core, naive: &naive, fences: fences,
-                                                  fixes: fixes.prefix(naiveFixCount),
-                                                  marginMillimetres: plan.marginMillimetres)
-            outcome.agreements.append((coreRow.comparisonKey, agreement))
-            console.progress("  \(label) \(workload.rawValue): core "
-                + "\(fixed(coreRow.nanosecondsPerFixMedian, places: 1)) ns/fix "
-                + "(p99 \(fixed(coreRow.nanosecondsPerFixP99, places: 1))), naive-swift "
-                + "\(fixed(naiveRow.nanosecondsPerFixMedian, places: 0)) ns/fix over \(naiveRow.fixes) fixes; "
-                + "\(agreement.disagreeingFixes) of \(agreement.fixesCompared) fixes disagree near a boundary"
-                + (agreement.unexplainedCount > 0 ? ", \(agreement.unexplainedCount) NOT near one" : ""))
+            let agreements = [
+                try Agreement.compare(peer: .geosStrtree, core: core, fences: fences, fixes: fixes,
+                                      fixIndices: 0..<min(plan.geosAgreementFixes, fixes.count),
+                                      marginMillimetres: margin) { (index: Int) throws(PeerError) -> [Int] in
+                    try geos.hitFenceIndices(atLoadedFix: index)
+                },
+                try Agreement.compare(peer: .cScan, core: core, fences: fences, fixes: fixes,
+                                      fixIndices: 0..<scanRow.fixes,
+                                      marginMillimetres: margin) { (index: Int) throws(PeerError) -> [Int] in
+                    try scan.hitFenceIndices(at: points[index])
+                },
+                try Agreement.compare(peer: .naiveSwift, core: core, fences: fences, fixes: fixes,
+                                      fixIndices: 0..<naiveRow.fixes,
+                                      marginMillimetres: margin) { (index: Int) -> [Int] in
+                    _ = naive.query(fixes[index], marginMetres: Double(margin) / 1000)
+                    return naive.hits.map(\.fenceIndex)
+                },
+            ]
+            outcome.agreements += agreements.map { (coreRow.comparisonKey, $0) }
+            let disagreements = agreements.map { agreement in
+                "\(agreement.peer.rawValue) \(agreement.disagreeingFixes)/\(agreement.fixesCompared)"
+                    + (agreement.unexplainedCount > 0 ? " (\(agreement.unexplainedCount) OUTSIDE the allowance)" : "")
+            }
+            console.progress("  \(label) \(workload.rawValue): ns/fix median (p99): "
+                + rows.map { row in
+                    "\(row.engine.rawValue) \(fixed(row.nanosecondsPerFixMedian, places: 1)) "
+                        + "(\(fixed(row.nanosecondsPerFixP99, places: 1)))"
+                        + (row.subsampled ? " over \(row.fixes) fixes" : "")
+                }.joined(separator: ", ")
+                + "; fixes disagreeing with core: " + disagreements.joined(separator: ", "))
         }
+    }
+
+    /// Times geos-strtree over the loaded stream, `plan.geosRepetitions` times (drive: after the warm-up fixes).
+    private func timeGEOS(
+        _ geos: GEOSStrtreeEngine, fixCount: Int, workload: Workload, dataset: Dataset, fences: Int
+    ) throws(PeerError) -> BenchmarkResult {
+        var timings = BatchTimings(fixCount: fixCount, batchSize: plan.batchSize(fixes: fixCount),
+                                   repetitions: plan.geosRepetitions)
+        if workload == .drive {
+            _ = try geos.countHits(0..<min(plan.warmUpFixes, fixCount))
+        }
+        let hits = try timeInBatches(into: &timings) { (batch: Range<Int>) throws(PeerError) -> Int in
+            try geos.countHits(batch)
+        }
+        return BenchmarkResult(
+            engine: .geosStrtree, dataset: dataset.name, workload: workload, fences: fences, fixes: fixCount,
+            nanosecondsPerFixMedian: timings.median, nanosecondsPerFixP99: timings.p99,
+            bytesPerFence: geos.buildCost.bytesPerFence(fences),
+            buildNanosecondsPerFence: geos.buildCost.nanosecondsPerFence(fences), hits: hits,
+            tableMemoryPerFence: nil)
+    }
+
+    /// Times c-scan once over its (shorter at large N) prefix of the stream.
+    private func timeScan(
+        _ scan: CScanEngine, points: [gf_point], workload: Workload, dataset: Dataset, fences: Int
+    ) throws(PeerError) -> BenchmarkResult {
+        var timings = BatchTimings(fixCount: points.count, batchSize: plan.batchSize(fixes: points.count),
+                                   repetitions: 1)
+        let hits = try timeInBatches(into: &timings) { (batch: Range<Int>) throws(PeerError) -> Int in
+            try scan.countHits(points, batch)
+        }
+        return BenchmarkResult(
+            engine: .cScan, dataset: dataset.name, workload: workload, fences: fences, fixes: points.count,
+            subsampled: points.count < plan.fixesPerStream,
+            nanosecondsPerFixMedian: timings.median, nanosecondsPerFixP99: timings.p99,
+            bytesPerFence: scan.buildCost.bytesPerFence(fences),
+            buildNanosecondsPerFence: scan.buildCost.nanosecondsPerFence(fences), hits: hits,
+            tableMemoryPerFence: nil)
     }
 
     /// Times gf_query over the whole stream, `plan.coreRepetitions` times, and counts the allocations around the loop.
@@ -84,14 +170,15 @@ struct Suite {
         }
         let allocationsAfter = AllocationCounter.count
 
-        let row = BenchmarkResult(
+        var row = BenchmarkResult(
             engine: .core, dataset: dataset.name, workload: workload, fences: fences, fixes: fixes.count,
             nanosecondsPerFixMedian: timings.median, nanosecondsPerFixP99: timings.p99,
             bytesPerFence: core.buildCost.bytesPerFence(fences),
             buildNanosecondsPerFence: core.buildCost.nanosecondsPerFence(fences), hits: hits,
             tableMemoryPerFence: Double(core.tableMemoryBytes) / Double(fences))
-        outcome.allocationsByQueries.append((row.comparisonKey, allocationsAfter &- allocationsBefore,
-                                            fixes.count * plan.coreRepetitions))
+        let allocations = allocationsAfter &- allocationsBefore
+        row.allocationsPerFix = Double(allocations) / Double(max(fixes.count * plan.coreRepetitions, 1))
+        outcome.allocationsByQueries.append((row.comparisonKey, allocations, fixes.count * plan.coreRepetitions))
         return row
     }
 
@@ -137,6 +224,7 @@ struct Suite {
             firstFix: firstFix, split: split)
         let row = BenchmarkResult(
             engine: .monitor, dataset: dataset.name, workload: workload, fences: fences, fixes: fixes.count,
+            subsampled: fixes.count < plan.fixesPerStream,
             nanosecondsPerFixMedian: passes.timings.median, nanosecondsPerFixP99: passes.timings.p99,
             bytesPerFence: monitor.buildCost.bytesPerFence(fences),
             buildNanosecondsPerFence: monitor.buildCost.nanosecondsPerFence(fences), hits: passes.events,
@@ -175,6 +263,7 @@ struct Suite {
         }
         return BenchmarkResult(
             engine: .naiveSwift, dataset: dataset.name, workload: workload, fences: fences, fixes: fixes.count,
+            subsampled: fixes.count < plan.fixesPerStream,
             nanosecondsPerFixMedian: timings.median, nanosecondsPerFixP99: timings.p99,
             bytesPerFence: cost.bytesPerFence(fences), buildNanosecondsPerFence: cost.nanosecondsPerFence(fences),
             hits: hits, tableMemoryPerFence: nil)

@@ -1,5 +1,5 @@
-/// The table for people: one row per engine, dataset, workload and fence count, with the core's and the monitor's
-/// speed-up over the naive engine on the same fences and fix stream.
+/// The table for people: one row per engine, dataset, workload and fence count, grouped by dataset, workload and
+/// fence count, with each row's speed-up over geos-strtree and over naive-swift on the same fences and fix stream.
 enum TableReport {
     private struct Column {
         let title: String
@@ -7,17 +7,27 @@ enum TableReport {
         let cell: (BenchmarkResult) -> String
     }
 
+    /// Marks a fix count that is only the first part of the stream.
+    static let subsampleMark = "*"
+
     static func render(_ results: [BenchmarkResult]) -> [String] {
-        let naiveMedianByKey = Dictionary(
-            results.filter { $0.engine == .naiveSwift }.map { ($0.comparisonKey, $0.nanosecondsPerFixMedian) },
-            uniquingKeysWith: { first, _ in first })
+        func medians(of engine: EngineName) -> [String: Double] {
+            Dictionary(results.filter { $0.engine == engine }.map { ($0.comparisonKey, $0.nanosecondsPerFixMedian) },
+                       uniquingKeysWith: { first, _ in first })
+        }
+        let naiveMedianByKey = medians(of: .naiveSwift)
+        let geosMedianByKey = medians(of: .geosStrtree)
+        func speedUp(_ result: BenchmarkResult, over peer: EngineName, _ byKey: [String: Double]) -> String {
+            guard result.engine != peer, let peerMedian = byKey[result.comparisonKey] else { return "-" }
+            return fixed(peerMedian / result.nanosecondsPerFixMedian, places: 1) + "x"
+        }
 
         let columns: [Column] = [
             Column(title: "engine", alignRight: false) { $0.engine.rawValue },
             Column(title: "dataset", alignRight: false) { $0.dataset },
             Column(title: "workload", alignRight: false) { $0.workload.rawValue },
             Column(title: "fences", alignRight: true) { fenceCountLabel($0.fences) },
-            Column(title: "fixes", alignRight: true) { String($0.fixes) },
+            Column(title: "fixes", alignRight: true) { String($0.fixes) + ($0.subsampled ? subsampleMark : " ") },
             Column(title: "ns/fix median", alignRight: true) { fixed($0.nanosecondsPerFixMedian, places: 1) },
             Column(title: "ns/fix p99", alignRight: true) { fixed($0.nanosecondsPerFixP99, places: 1) },
             Column(title: "bytes/fence", alignRight: true) { fixed($0.bytesPerFence, places: 1) },
@@ -27,17 +37,14 @@ enum TableReport {
             Column(title: "build ns/fence", alignRight: true) { fixed($0.buildNanosecondsPerFence, places: 0) },
             Column(title: "hits", alignRight: true) { String($0.hits) },
             Column(title: "allocs/fix", alignRight: true) { result in
-                result.monitor.map { fixed($0.allocationsPerFixMedian, places: 3) } ?? "-"
+                result.allocationsPerFix.map { fixed($0, places: 3) }
+                    ?? result.monitor.map { fixed($0.allocationsPerFixMedian, places: 3) } ?? "-"
             },
-            Column(title: "speed-up", alignRight: true) { result in
-                guard result.engine != .naiveSwift, let naive = naiveMedianByKey[result.comparisonKey] else {
-                    return "-"
-                }
-                return fixed(naive / result.nanosecondsPerFixMedian, places: 1) + "x"
-            },
+            Column(title: "vs geos", alignRight: true) { speedUp($0, over: .geosStrtree, geosMedianByKey) },
+            Column(title: "vs naive", alignRight: true) { speedUp($0, over: .naiveSwift, naiveMedianByKey) },
         ]
 
-        let cells = results.map { result in columns.map { $0.cell(result) } }
+        let cells = ordered(results).map { result in columns.map { $0.cell(result) } }
         let widths = columns.indices.map { index in
             max(columns[index].title.count, cells.map { $0[index].count }.max() ?? 0)
         }
@@ -47,5 +54,20 @@ enum TableReport {
         }
         let rule = String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1))
         return [line(columns.map(\.title)), rule] + cells.map(line)
+    }
+
+    /// Datasets in the order they ran, then workloads, fence counts and engines in their declared order.
+    private static func ordered(_ results: [BenchmarkResult]) -> [BenchmarkResult] {
+        var datasetOrder: [String: Int] = [:]
+        for result in results where datasetOrder[result.dataset] == nil {
+            datasetOrder[result.dataset] = datasetOrder.count
+        }
+        let workloads = Workload.allCases
+        let engines = EngineName.allCases
+        func sortKey(_ result: BenchmarkResult) -> (Int, Int, Int, Int) {
+            (datasetOrder[result.dataset] ?? 0, workloads.firstIndex(of: result.workload) ?? 0, result.fences,
+             engines.firstIndex(of: result.engine) ?? 0)
+        }
+        return results.sorted { sortKey($0) < sortKey($1) }
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import Geofencing
+import GeofencingInputs
+import GeofencingStore
+
+/// `geofence fences import FILE | list | remove ID | export [--format geojson|csv] --store PATH`.
+enum FencesCommand {
+    static let command = GeofenceCLI.Command(
+        name: "fences", summary: "manage the regions in a store: import, list, remove, export",
+        help: """
+            Usage: geofence fences import FILE --store PATH [--radius M]
+                   geofence fences list --store PATH
+                   geofence fences remove ID --store PATH
+                   geofence fences export --store PATH [--format geojson|csv]
+
+              import   adds the regions of FILE (GeoJSON, CSV id,lat,lon,radius_m, or GTFS stops.txt with radius
+                       --radius, default 100 m), replacing regions with the same identifier (their state is kept);
+                       all or nothing: an invalid row rejects the file and leaves the store as it was
+              list     CSV on standard output: id,lat,lon,radius_m,state
+              remove   removes one region (exit 1 if there is none with that identifier)
+              export   the regions as GeoJSON (default) or CSV on standard output; 'import' reads it back
+
+            A running 'geofence run' picks up changes on SIGHUP.
+            """,
+        run: run)
+
+    static func run(_ arguments: inout ArgumentList) throws {
+        let storePath = try arguments.option("--store")
+        let radius = try arguments.number("--radius", in: 1...50_000)
+        let formatText = try arguments.option("--format")
+        guard let action = arguments.optionalPositional() else {
+            throw arguments.usageError("missing an action: import, list, remove or export")
+        }
+        var target: String?
+        switch action {
+        case "import": target = try arguments.positional("FILE to import")
+        case "remove": target = try arguments.positional("ID of the region to remove")
+        case "list", "export": break
+        default: throw arguments.usageError("unknown action \(action): expected import, list, remove or export")
+        }
+        try arguments.finish()
+        guard let storePath else { throw arguments.usageError("--store PATH is required") }
+        if radius != nil && action != "import" { throw arguments.usageError("--radius applies to import only") }
+        if formatText != nil && action != "export" { throw arguments.usageError("--format applies to export only") }
+
+        let store = try Daemon.open(storePath)
+        func call<T>(_ body: () throws -> T) throws -> T {
+            do { return try body() } catch let error as CLIError { throw error } catch {
+                throw CLIError.failure("geofence fences \(action): store \(storePath): \(error)")
+            }
+        }
+        switch action {
+        case "import":
+            let regions = try FenceLoading.regions(from: target!, defaultRadius: radius ?? 100)
+            let (added, replaced) = try call { try store.upsertRegions(regions) }
+            Console.error("imported \(target!): \(added) added, \(replaced) replaced; the store holds "
+                          + "\(try call { try store.regions() }.count) regions")
+        case "list":
+            var output = OutputBuffer()
+            output.append("id,lat,lon,radius_m,state\n")
+            for entry in try call({ try store.regions() }) {
+                let region = entry.region
+                output.append("\(CSVText.field(region.identifier)),\(JSONText.fixed(region.center.latitude, decimals: 7)),"
+                              + "\(JSONText.fixed(region.center.longitude, decimals: 7)),"
+                              + "\(JSONText.fixed(region.radius, decimals: 3)),\(entry.state.rawValue)\n")
+            }
+            output.flush()
+        case "remove":
+            guard try call({ try store.removeRegion(identifier: target!) }) else {
+                throw CLIError.failure("geofence fences remove: no region \"\(target!)\" in \(storePath)")
+            }
+            Console.error("removed \(target!)")
+        default:
+            let regions = try call { try store.regions() }.map(\.region)
+            switch formatText ?? "geojson" {
+            case "geojson": Console.out(FenceFile.geojson(regions))
+            case "csv": Console.out(FenceFile.csv(regions))
+            case let other: throw arguments.usageError("--format \(other): expected geojson or csv")
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Geofencing
+import GeofencingMap
+import GeofencingStore
+
+/// `geofence map --fences FILE [--track TRACK] [--events EVENTS.jsonl] -o OUT.html`.
+enum MapCommand {
+    static let command = GeofenceCLI.Command(
+        name: "map", summary: "write a self-contained HTML map of fences, a track and events",
+        help: """
+            Usage: geofence map --fences FILE [--radius M] [--track TRACK] [--events EVENTS.jsonl] -o OUT.html
+
+            Writes one HTML file that needs no network (inline SVG and script): the fences as circles with their
+            identifiers, the track coloured by state (inside a fence or not), event markers with time and type;
+            drag to pan, wheel or +/- to zoom, with a scale bar. With --track and no --events, the events are those
+            'geofence replay' finds; --events shows a daemon's or replay's JSON Lines output instead.
+
+              --fences FILE    GeoJSON, CSV (id,lat,lon,radius_m) or GTFS stops.txt
+              --radius M       radius for GTFS stops, metres (default 100)
+              --track TRACK    an NMEA, GPX or gpsd JSON log
+              --events FILE    events as JSON Lines ('--format jsonl' output)
+              -o OUT.html      the map to write
+            """,
+        run: run)
+
+    static func run(_ arguments: inout ArgumentList) throws {
+        let fencesPath = try arguments.option("--fences")
+        let radius = try arguments.number("--radius", in: 1...50_000) ?? 100
+        let trackPath = try arguments.option("--track")
+        let eventsPath = try arguments.option("--events")
+        let output = try arguments.option("-o") ?? arguments.option("--output")
+        try arguments.finish()
+        guard let fencesPath else { throw arguments.usageError("--fences FILE is required") }
+        guard let output else { throw arguments.usageError("-o OUT.html is required") }
+
+        let regions = try FenceLoading.regions(from: fencesPath, defaultRadius: radius)
+        var track: [MapTrackPoint] = []
+        var events: [EventRecord] = []
+        if let trackPath {
+            let replay = try TrackReplay(regions: regions, observations: try TrackLoading.read(trackPath).observations)
+            track = replay.track
+            events = replay.events
+        }
+        if let eventsPath { events = try EventLines.read(path: eventsPath) }
+        let title = trackPath.map { "\($0) — \(regions.count) fences" } ?? "\(fencesPath) — \(regions.count) fences"
+        try MapWriting.write(MapDocument(title: title, regions: regions, track: track, events: events), to: output)
+    }
+}

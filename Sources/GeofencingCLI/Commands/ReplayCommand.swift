@@ -1,0 +1,53 @@
+import Geofencing
+import GeofencingInputs
+import GeofencingMap
+import GeofencingSinks
+import GeofencingStore
+
+/// `geofence replay TRACK --fences FILE [--format text|jsonl] [--map OUT.html]`: a recorded log through the monitor,
+/// events on standard output: exactly what `geofence run` reports for the same fixes from gpsd.
+enum ReplayCommand {
+    static let command = GeofenceCLI.Command(
+        name: "replay", summary: "replay an NMEA, GPX or gpsd JSON log against fences and print the events",
+        help: """
+            Usage: geofence replay TRACK --fences FILE [--radius M] [--format text|jsonl] [--map OUT.html]
+
+            Replays a recorded track (NMEA 0183, GPX, or gpsd JSON as from 'gpspipe -w'; recognised by content)
+            through the region monitor and prints every event, in GNSS time: the same events 'geofence run' reports
+            when gpsd plays the same log.
+
+              --fences FILE   GeoJSON, CSV (id,lat,lon,radius_m) or GTFS stops.txt
+              --radius M      radius for GTFS stops, metres (default 100)
+              --format F      text (default) or jsonl (one JSON object per event)
+              --map OUT.html  also write a map of the fences, the track and the events
+            """,
+        run: run)
+
+    static func run(_ arguments: inout ArgumentList) throws {
+        let fencesPath = try arguments.option("--fences")
+        let radius = try arguments.number("--radius", in: 1...50_000) ?? 100
+        let format = try EventFormat(parsing: try arguments.option("--format"), in: arguments)
+        let mapPath = try arguments.option("--map")
+        let trackPath = try arguments.positional("TRACK (a log file)")
+        try arguments.finish()
+        guard let fencesPath else { throw arguments.usageError("--fences FILE is required") }
+
+        let regions = try FenceLoading.regions(from: fencesPath, defaultRadius: radius)
+        let track = try TrackLoading.read(trackPath)
+        let sink = format.standardOutputSink()
+        var printFailure: SinkError?
+        let replay = try TrackReplay(
+            regions: regions, observations: track.observations,
+            onRefusal: { RefusalReport.report($0, $1, command: "replay", format: format) }
+        ) { event in
+            do throws(SinkError) { try sink.deliver(event) } catch { printFailure = printFailure ?? error }
+        }
+        if let printFailure { throw CLIError.failure("geofence replay: cannot print events: \(printFailure)") }
+        if let mapPath {
+            try MapWriting.write(
+                MapDocument(title: "\(trackPath) — \(regions.count) fences", regions: regions, track: replay.track,
+                            events: replay.events),
+                to: mapPath)
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Geofencing
+import GeofencingGPSD
+import GeofencingInputs
+import GeofencingSinks
+import GeofencingStore
+
+/// `geofence run`: the vehicle unit's daemon. Restores regions and their states from the store, reads fixes, and
+/// for every fix stores the events it causes (with the regions' new states, in one transaction) before any sink
+/// sees them; one `DeliveryWorker` per sink then delivers them at least once, in order.
+///
+/// What a restart (or kill -9, or a power cut) keeps: every event committed to the store is delivered, after the
+/// restart if not before; sequence numbers continue without a gap (`MonitorConfiguration.firstSequence` is the
+/// store's last sequence + 1); a region the vehicle was inside is restored inside, so no enter repeats, and a change
+/// that happened while the daemon was down is reported on the first fix, flagged `inferred`. Events of a fix
+/// whose transaction did not commit are not lost either: the stored states are still the old ones, so the next fix
+/// after the restart finds the change again (as an inferred event).
+final class Daemon: Sendable {
+    struct Options: Sendable {
+        var storePath: String
+        var fencesPath: String?
+        var radius: Double = 100
+        var input: ObservationInput
+        var format: EventFormat = .text
+        var execCommand: [String]?
+        var mqttURL: String?
+        /// How many delivered events the outbox keeps for inspection.
+        var keepDelivered = 10_000
+        /// How long a stop waits for the sinks to deliver what is queued.
+        var drainTimeout = 10.0
+    }
+
+    private let options: Options
+    private let reloadRequested = Flag()
+
+    init(options: Options) {
+        self.options = options
+    }
+
+    /// Asks the daemon to re-read the store's regions at the next fix (SIGHUP, after `geofence fences import`).
+    func requestReload() { reloadRequested.set() }
+
+    /// Runs until the input ends or the task is cancelled (SIGTERM, SIGINT); then lets the sinks deliver what is
+    /// queued (up to `drainTimeout`) and returns.
+    func run() async throws {
+        let store = try Self.open(options.storePath)
+        if let fencesPath = options.fencesPath {
+            let regions = try FenceLoading.regions(from: fencesPath, defaultRadius: options.radius)
+            let (added, replaced) = try storeCall { try store.upsertRegions(regions) }
+            Console.error("geofence run: imported \(fencesPath): \(added) added, \(replaced) replaced")
+        }
+        let stored = try storeCall { try store.regions() }
+        var configuration = MonitorConfiguration()
+        configuration.firstSequence = try storeCall { try store.lastSequence() } + 1
+        configuration.capacity = min(Int(UInt32(1) << 24) - 1, max(1024, 2 * stored.count))
+        let monitor = try RegionMonitor(configuration: configuration)
+        let collector = EventCollector()
+        monitor.delegate = collector
+        for entry in stored { restore(entry, into: monitor) }
+        var monitored = Set(stored.map(\.region.identifier))
+        if stored.isEmpty { Console.error("geofence run: warning: the store holds no regions (add them with --fences)") }
+
+        let workers = try makeSinks().map { sink in
+            try storeCall { try store.registerSink(sink.name) }
+            return DeliveryWorker(sink: sink, storePath: options.storePath)
+        }
+        for worker in workers { worker.start() }
+        Console.error("geofence run: \(stored.count) regions from \(options.storePath); reading \(options.input)")
+
+        var pending: [EventRecord] = []
+        var sincePrune = 0
+        for try await observation in try observations() {
+            if reloadRequested.take() { monitored = reload(from: store, into: monitor, monitored: monitored) }
+            monitor.process(observation)
+            pending += collector.takeEvents().map(EventRecord.init)
+            guard !pending.isEmpty else { continue }
+            do {
+                try store.append(pending)
+                sincePrune += pending.count
+                pending.removeAll()
+                for worker in workers { worker.wake() }
+            } catch {
+                // Disk full, store locked: the events wait in memory, in order, and go with the next fix's.
+                Console.error("geofence run: cannot store \(pending.count) events (kept, retried at the next fix): \(error)")
+            }
+            if sincePrune >= 1_000 {
+                sincePrune = 0
+                _ = try? store.pruneDelivered(keeping: options.keepDelivered)
+            }
+        }
+        if !pending.isEmpty {
+            do { try store.append(pending) } catch {
+                Console.error("geofence run: \(pending.count) events could not be stored before stopping: \(error)")
+            }
+        }
+        for worker in workers { worker.wake() }
+        for worker in workers where !worker.drainAndStop(timeout: options.drainTimeout) {
+            Console.error("geofence run: sink \(worker.name): undelivered events stay queued for the next start")
+        }
+        Console.error("geofence run: stopped")
+    }
+
+    static func open(_ path: String) throws -> GeofenceStore {
+        do {
+            return try GeofenceStore(path: path)
+        } catch {
+            throw CLIError.failure("geofence: store \(error)")
+        }
+    }
+
+    private func storeCall<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as CLIError { throw error } catch {
+            throw CLIError.failure("geofence run: store \(options.storePath): \(error)")
+        }
+    }
+
+    private func restore(_ entry: StoredRegion, into monitor: RegionMonitor) {
+        do {
+            try monitor.restoreMonitoring(for: entry.region, state: entry.restored)
+        } catch {
+            RefusalReport.report(entry.region, error, command: "run", format: options.format)
+        }
+    }
+
+    /// Applies the store's regions to the monitor: new and changed ones restored, removed ones stopped.
+    private func reload(from store: GeofenceStore, into monitor: RegionMonitor, monitored: Set<String>) -> Set<String> {
+        guard let stored = try? store.regions() else {
+            Console.error("geofence run: reload: cannot read the store's regions; keeping the current ones")
+            return monitored
+        }
+        let current = Set(stored.map(\.region.identifier))
+        for identifier in monitored.subtracting(current) { monitor.stopMonitoring(identifier: identifier) }
+        for entry in stored { restore(entry, into: monitor) }
+        Console.error("geofence run: reloaded \(stored.count) regions")
+        return current
+    }
+
+    private func makeSinks() throws -> [any EventSink] {
+        var sinks: [any EventSink] = [options.format.standardOutputSink()]
+        do {
+            if let command = options.execCommand { sinks.append(try ExecSink(command: command)) }
+            if let url = options.mqttURL { sinks.append(try MQTTSink(url: url)) }
+        } catch {
+            throw CLIError.failure("geofence run: \(error)")
+        }
+        return sinks
+    }
+
+    /// The observations of the chosen input, as one stream.
+    private func observations() throws -> AsyncThrowingStream<Observation, any Error> {
+        switch options.input {
+        case .nmea(let path):
+            let source: NMEAStreamSource = path == "-" ? .standardInput : .device(path: path, baudRate: 9600)
+            return NMEAStream.observations(from: source)
+        case .gpsd(let host, let port):
+            let gps = GPSDSource(host: host, port: port)
+            do { try gps.start() } catch { throw CLIError.failure("geofence run: gpsd: \(error)") }
+            let states = gps.connectionStates
+            Task.detached {
+                for await state in states { Console.error("geofence run: gpsd \(host):\(port): \(state)") }
+            }
+            let (stream, continuation) = AsyncThrowingStream.makeStream(of: Observation.self, throwing: (any Error).self)
+            let pump = Task {
+                for await observation in gps.observations { continuation.yield(observation) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in
+                pump.cancel()
+                gps.stop()
+            }
+            return stream
+        }
+    }
+}
+
+/// A flag one thread sets and another takes.
+final class Flag: @unchecked Sendable {
+    // @unchecked: `value` only under `lock`.
+    private let lock = NSLock()
+    private var value = false
+
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+
+    /// Returns whether the flag was set, and clears it.
+    func take() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let was = value
+        value = false
+        return was
+    }
+}

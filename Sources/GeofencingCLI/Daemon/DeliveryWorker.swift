@@ -1,0 +1,133 @@
+import Foundation
+import GeofencingSinks
+import GeofencingStore
+
+/// Delivers one sink's events from the store's outbox, on a thread of its own, in sequence order, at least once:
+/// the sink's delivery cursor moves only past events the sink has accepted, so a crash repeats at most the events
+/// of one batch (up to `batchSize`) after a restart (consumers drop repeats by `seq`) and never skips one.
+///
+/// A sink that fails (a command exiting non-zero, an MQTT broker away) keeps its events queued in the store; the
+/// worker logs the failure and retries after a wait that doubles from 0.25 s up to 30 s. Sinks are independent: a
+/// broker away holds back neither standard output nor `--exec`.
+final class DeliveryWorker: @unchecked Sendable {
+    // @unchecked: `sink` and the store connection are used only on the worker's thread; the flags only under
+    // `condition`.
+    private let sink: any EventSink
+    private let storePath: String
+    private let condition = NSCondition()
+    private var wakeRequested = false
+    private var draining = false
+    private var finished = false
+    /// Batches delivered so far: a drain waits while this grows.
+    private var batches = 0
+    private var thread: Thread?
+
+    static let batchSize = 64
+    static let maximumBackoff = 30.0
+
+    let name: String
+
+    init(sink: any EventSink, storePath: String) {
+        self.sink = sink
+        self.name = sink.name
+        self.storePath = storePath
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "delivery \(name)"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// New events are in the store.
+    func wake() {
+        condition.lock()
+        wakeRequested = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Asks the worker to deliver what is queued and stop; waits for as long as it makes progress, and gives up
+    /// after `timeout` seconds without a delivered batch. Returns whether it finished (false: the sink is failing
+    /// or stuck; the rest stays queued for the next start).
+    func drainAndStop(timeout: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        draining = true
+        condition.broadcast()
+        var progress = batches
+        var deadline = Date(timeIntervalSinceNow: timeout)
+        while !finished {
+            if !condition.wait(until: deadline) {
+                guard batches > progress else { break }
+                progress = batches
+                deadline = Date(timeIntervalSinceNow: timeout)
+            }
+        }
+        return finished
+    }
+
+    private func run() {
+        var backoff = 0.25
+        var store: GeofenceStore?
+        var failing = false
+        while !isDone() {
+            do {
+                if store == nil { store = try GeofenceStore(path: storePath) }
+                let batch = try store!.undelivered(sink: name, limit: Self.batchSize)
+                if batch.isEmpty {
+                    if isDraining() { break }  // everything queued is delivered
+                    waitForWork(upTo: 1)
+                    continue
+                }
+                // The cursor moves once per batch (one fsync'd commit per batch, not per event); a sink that fails
+                // part-way still gets the cursor moved past what it accepted.
+                var delivered: UInt64?
+                defer { if let delivered { try? store?.markDelivered(sink: name, through: delivered) } }
+                for event in batch {
+                    try sink.deliver(event)
+                    delivered = event.sequence
+                }
+                condition.lock()
+                batches += 1
+                condition.unlock()
+                if failing { Console.error("geofence run: sink \(name): delivering again") }
+                failing = false
+                backoff = 0.25
+            } catch {
+                if !failing { Console.error("geofence run: sink \(name): \(error); events stay queued, retrying") }
+                failing = true
+                if isDraining() { break }  // a failing sink at shutdown: its events wait for the next start
+                waitForWork(upTo: backoff)
+                backoff = min(backoff * 2, Self.maximumBackoff)
+            }
+        }
+        sink.close()
+        store = nil
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func isDone() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return finished
+    }
+
+    private func isDraining() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return draining
+    }
+
+    private func waitForWork(upTo seconds: Double) {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while !wakeRequested && !draining && condition.wait(until: deadline) {}
+        wakeRequested = false
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Geofencing
+import GeofencingMap
+import GeofencingStore
+
+/// Replays observations through a fresh `RegionMonitor`: the events, and the track marked inside/outside for the
+/// map. Shared by `replay`, `demo` and `map`, so they all show what the daemon would have reported.
+struct TrackReplay {
+    var events: [EventRecord] = []
+    var track: [MapTrackPoint] = []
+    /// Regions the monitor refused, with the reason (the fence readers validate first, so normally none).
+    var failures: [(region: CircularRegion, error: RegionMonitorError)] = []
+
+    /// - Parameters:
+    ///   - onRefusal: called, before any event, for each region the monitor refuses.
+    ///   - onEvent: called with each event as it happens (to print while replaying a long log).
+    init(
+        regions: [CircularRegion], observations: [Observation],
+        configuration: MonitorConfiguration = MonitorConfiguration(),
+        onRefusal: (CircularRegion, RegionMonitorError) -> Void = { _, _ in },
+        onEvent: (EventRecord) -> Void = { _ in }
+    ) throws {
+        var configuration = configuration
+        configuration.capacity = max(1, regions.count)
+        let monitor = try RegionMonitor(configuration: configuration)
+        let collector = EventCollector()
+        monitor.delegate = collector
+        for region in regions { monitor.startMonitoring(for: region) }
+        failures = collector.takeFailures()
+        for failure in failures { onRefusal(failure.region, failure.error) }
+
+        // Regions inside, from the events: one set update per event instead of asking every region at every fix.
+        var inside = Set<String>()
+        for observation in observations {
+            monitor.process(observation)
+            for event in collector.takeEvents() {
+                let record = EventRecord(event)
+                if event.state == .inside { inside.insert(event.regionIdentifier) } else {
+                    inside.remove(event.regionIdentifier)
+                }
+                events.append(record)
+                onEvent(record)
+            }
+            if let fix = observation.fix {
+                track.append(MapTrackPoint(coordinate: fix.coordinate, time: fix.timestamp, inside: !inside.isEmpty))
+            }
+        }
+        withExtendedLifetime(collector) {}
+    }
+}

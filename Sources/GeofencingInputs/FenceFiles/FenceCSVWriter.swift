@@ -1,0 +1,40 @@
+import Geofencing
+
+/// Writes regions as fence CSV (`id,lat,lon,radius_m`) that `FenceTableReader` reads back to equal regions.
+///
+/// The optional columns notify_on_entry, notify_on_exit, dwell_s and hysteresis_m are added only when some region
+/// differs from the defaults; their empty cells mean the default. A field is quoted (RFC 4180, `""` for a quote) when
+/// it holds a comma, quote or line break, has blanks at either end (the reader trims unquoted fields), or is empty.
+/// Lines end in LF.
+enum FenceCSVWriter {
+    static func write(_ regions: [CircularRegion]) -> String {
+        let extended = regions.contains {
+            !$0.notifyOnEntry || !$0.notifyOnExit || $0.dwellTime != nil || $0.hysteresis != nil
+        }
+        var text = extended ? "id,lat,lon,radius_m,notify_on_entry,notify_on_exit,dwell_s,hysteresis_m\n"
+            : "id,lat,lon,radius_m\n"
+        for region in regions {
+            text += field(region.identifier) + ","
+            text += FenceNumber.shortest(region.center.latitude) + "," + FenceNumber.shortest(region.center.longitude)
+            text += "," + FenceNumber.shortest(region.radius)
+            if extended {
+                text += region.notifyOnEntry ? "," : ",false"
+                text += region.notifyOnExit ? "," : ",false"
+                text += "," + (region.dwellTime.map(FenceNumber.shortest) ?? "")
+                text += "," + (region.hysteresis.map(FenceNumber.shortest) ?? "")
+            }
+            text += "\n"
+        }
+        return text
+    }
+
+    private static func field(_ value: String) -> String {
+        let needsQuotes = value.isEmpty
+            || value.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n")
+                || $0 == UInt8(ascii: "\r") }
+            || [UInt8(ascii: " "), UInt8(ascii: "\t")].contains(value.utf8.first!)
+            || [UInt8(ascii: " "), UInt8(ascii: "\t")].contains(value.utf8.last!)
+        guard needsQuotes else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,54 @@
+import Geofencing
+
+/// One unacceptable value; the reader that found it adds the file, the line or feature, and the field.
+struct FenceFieldProblem: Error {
+    let message: String
+}
+
+/// The limits every fence from a file must keep: those of `RegionMonitor`, so a file that reads without error
+/// also monitors without error.
+enum FenceValidation {
+    /// The geofence core works within 85 degrees of the equator (DESIGN.md contract 1).
+    static let maximumLatitude = 85.0
+    /// The smallest radius the monitor accepts, in metres.
+    static let minimumRadius = 1.0
+    /// The largest radius the monitor accepts, in metres (the bound of the core's accuracy contract).
+    static let maximumRadius = RegionMonitor.maximumRegionMonitoringDistance
+
+    static func identifier(_ identifier: String) throws(FenceFieldProblem) {
+        if identifier.allSatisfy(\.isWhitespace) {
+            throw FenceFieldProblem(message: identifier.isEmpty ? "the identifier is empty" : "the identifier is blank")
+        }
+    }
+
+    static func latitude(_ latitude: Double) throws(FenceFieldProblem) {
+        guard latitude.isFinite else { throw FenceFieldProblem(message: "latitude \(latitude) is not a finite number") }
+        guard abs(latitude) <= maximumLatitude else {
+            throw FenceFieldProblem(message: "latitude \(FenceNumber.shortest(latitude)) is beyond ±85°, "
+                + "the limit of the geofence core (no fences nearer the poles)")
+        }
+    }
+
+    static func longitude(_ longitude: Double) throws(FenceFieldProblem) {
+        guard longitude.isFinite else {
+            throw FenceFieldProblem(message: "longitude \(longitude) is not a finite number")
+        }
+        guard abs(longitude) <= 180 else {
+            throw FenceFieldProblem(message: "longitude \(FenceNumber.shortest(longitude)) is outside -180 ... 180°")
+        }
+    }
+
+    static func radius(_ radius: Double) throws(FenceFieldProblem) {
+        guard radius.isFinite, radius >= minimumRadius, radius <= maximumRadius else {
+            throw FenceFieldProblem(message: "radius \(FenceNumber.shortest(radius)) m is outside "
+                + "\(FenceNumber.shortest(minimumRadius)) ... \(FenceNumber.shortest(maximumRadius)) m")
+        }
+    }
+
+    /// Dwell time (seconds) and hysteresis (metres): finite and not negative.
+    static func nonNegative(_ value: Double, unit: String) throws(FenceFieldProblem) {
+        guard value.isFinite, value >= 0 else {
+            throw FenceFieldProblem(message: "\(FenceNumber.shortest(value)) \(unit) is negative or not finite")
+        }
+    }
+}

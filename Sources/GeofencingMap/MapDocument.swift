@@ -1,0 +1,83 @@
+import Foundation
+import Geofencing
+import GeofencingStore
+
+/// A map of fences, a track and events as one self-contained HTML file: inline SVG, script and style, no tiles,
+/// no fonts, no requests. Open it in any browser; drag to pan, wheel or +/- to zoom, "Fit all" to see everything.
+///
+/// Fences are drawn true-size in a local projection centred on the data (`LocalProjection`), the track in the
+/// inside/outside colours of `MapPalette`, events as markers by kind with their time; a scale bar stays true at the
+/// centre of every view. Region identifiers and the title are treated as data: escaped wherever they appear.
+public struct MapDocument: Sendable {
+    public var title: String
+    public var regions: [CircularRegion]
+    public var track: [MapTrackPoint]
+    public var events: [EventRecord]
+
+    public init(title: String, regions: [CircularRegion], track: [MapTrackPoint] = [], events: [EventRecord] = []) {
+        self.title = title
+        self.regions = regions
+        self.track = track
+        self.events = events
+    }
+
+    /// The page. Fences with an invalid centre or radius, fixes and events with invalid coordinates are left out
+    /// (and counted in the page's data as `skipped`); the rest is drawn. The track is thinned to about one fix per
+    /// pixel at the fit-all zoom but never by more than 2 m, keeping every change of state (`TrackSimplifier`,
+    /// `MapPayload.maximumTolerance`): 12,866 fences and a 30k-fix drive make a page of about 1 MB.
+    public func html() -> String {
+        let payload = MapPayload(regions: regions, track: track, events: events)
+        var summary = "\(Self.counted(payload.fenceCount, "fence")) \u{00b7} "
+            + "\(Self.counted(payload.trackCount, "track fix", plural: "track fixes"))"
+        if payload.trackDrawnCount < payload.trackCount {
+            summary += " (\(payload.trackDrawnCount) drawn)"
+        }
+        summary += " \u{00b7} \(Self.counted(payload.eventCount, "event")) \u{00b7} centre "
+            + JSONText.fixed(payload.projection.origin.latitude, decimals: 5) + ", "
+            + JSONText.fixed(payload.projection.origin.longitude, decimals: 5)
+        return MapPageTemplate.page(title: title, summary: summary, payloadJSON: payload.json)
+    }
+
+    /// Writes `html()` to `path` atomically (a temporary file in the same folder, then renamed), so a reader never
+    /// sees half a page and a failed write leaves an earlier map as it was.
+    /// - Throws: `MapWriteError` naming the path and the system's reason.
+    public func write(to path: String) throws {
+        let data = Data(html().utf8)
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw MapWriteError(path: path, reason: Self.reason(error))
+        }
+    }
+
+    private static func counted(_ count: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        if nsError.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(nsError.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        return nsError.localizedDescription
+    }
+}
+
+/// The map file could not be written.
+public struct MapWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The path given to `MapDocument.write(to:)`.
+    public var path: String
+    /// What the system said, e.g. "No such file or directory".
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "cannot write the map to \(path): \(reason)" }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Geofencing
+import GeofencingStore
+
+/// The data the page draws, projected and thinned, as the JSON text embedded in the page's
+/// `<script type="application/json" id="map-data">` element.
+///
+/// Layout (columnar arrays keep 12,866 fences and 30k fixes to about a megabyte):
+/// `{"version":1,"origin":[lat,lon],"kNorth":m/deg,"kEast":m/deg,"bounds":[x0,y0,x1,y1],`
+/// `"fences":{"id":[..],"x":[..],"y":[..],"r":[..]},`
+/// `"track":{"total":n,"t0":epochSeconds|null,"x":[..],"y":[..],"inside":"0110..","t":[secondsAfterT0|null,..]},`
+/// `"events":[{"seq":n,"type":"enter","region":"..","time":"ISO","x":..,"y":..,"d":m|null,"state":"..",`
+/// `"inferred":bool},..],"skipped":{"fences":n,"track":n,"events":n}}`
+/// x and y are plane metres of `LocalProjection` (east, north), r true metres; the page derives each fence's
+/// ellipse from r and its latitude with the same formulas.
+struct MapPayload {
+    /// Plane positions are written to 1 cm for fences and events and 10 cm for track fixes: below a pixel at the
+    /// page's deepest zoom (20 px/m gives 1 px = 5 cm; a track is drawn 3 px wide).
+    static let fenceDecimals = 2
+    static let trackDecimals = 1
+    /// The track is thinned to about one fix per pixel at the zoom that fits everything on a screen this wide,
+    /// but never by more than `maximumTolerance`: a dropped fix is always within 2 m of a kept one (below what
+    /// GNSS tells apart), so the track stays where the vehicle was at every zoom, not just at "fit all". What is
+    /// dropped then is mostly a stationary vehicle's jitter; a 100k-fix drive at 1 Hz keeps nearly every fix
+    /// (about 20 bytes each).
+    static let referenceScreenPixels = 2000.0
+    static let maximumTolerance = 2.0
+
+    let projection: LocalProjection
+    let json: String
+    let fenceCount: Int
+    let trackCount: Int
+    let trackDrawnCount: Int
+    let eventCount: Int
+
+    init(regions: [CircularRegion], track: [MapTrackPoint], events: [EventRecord]) {
+        let fences = regions.filter { $0.center.isValid && $0.radius.isFinite && $0.radius >= 0 }
+        let fixes = track.filter { $0.coordinate.isValid }
+        let placedEvents = events.filter {
+            Coordinate(latitude: $0.latitude, longitude: $0.longitude).isValid
+        }
+        let projection = LocalProjection.centred(
+            on: fences.map(\.center) + fixes.map(\.coordinate)
+                + placedEvents.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) })
+        self.projection = projection
+
+        // Project everything once; the bounds are what "fit all" shows.
+        var bounds = PlaneBounds()
+        let fencePlane = fences.map { region in
+            let point = projection.project(region.center)
+            let radii = projection.radii(ofCircleAt: region.center, radius: region.radius)
+            bounds.include(x: point.x - radii.x, y: point.y - radii.y)
+            bounds.include(x: point.x + radii.x, y: point.y + radii.y)
+            return point
+        }
+        var trackX: [Double] = [], trackY: [Double] = []
+        trackX.reserveCapacity(fixes.count)
+        trackY.reserveCapacity(fixes.count)
+        for fix in fixes {
+            let point = projection.project(fix.coordinate)
+            trackX.append(point.x)
+            trackY.append(point.y)
+            bounds.include(x: point.x, y: point.y)
+        }
+        let eventPlane = placedEvents.map { event in
+            let point = projection.project(Coordinate(latitude: event.latitude, longitude: event.longitude))
+            bounds.include(x: point.x, y: point.y)
+            return point
+        }
+        let box = bounds.box
+
+        let tolerance = min(max(box.x1 - box.x0, box.y1 - box.y0) / Self.referenceScreenPixels, Self.maximumTolerance)
+        let kept = TrackSimplifier(tolerance: tolerance)
+            .keptIndices(x: trackX, y: trackY, inside: fixes.map(\.inside))
+
+        var writer = MapJSONWriter(reservingCapacity: 64 * fences.count + 24 * kept.count + 256 * placedEvents.count + 512)
+        writer.raw("{\"version\":1,\"origin\":[")
+        writer.number(projection.origin.latitude, decimals: 9)
+        writer.raw(",")
+        writer.number(projection.origin.longitude, decimals: 9)
+        writer.raw("],\"kNorth\":")
+        writer.number(projection.metresPerDegreeNorth, decimals: 6)
+        writer.raw(",\"kEast\":")
+        writer.number(projection.metresPerDegreeEast, decimals: 6)
+        writer.raw(",\"bounds\":")
+        writer.array([box.x0, box.y0, box.x1, box.y1]) { $0.number($1, decimals: Self.fenceDecimals) }
+
+        writer.raw(",\"fences\":{\"id\":")
+        writer.array(fences) { $0.string($1.identifier) }
+        writer.raw(",\"x\":")
+        writer.array(fencePlane) { $0.number($1.x, decimals: Self.fenceDecimals) }
+        writer.raw(",\"y\":")
+        writer.array(fencePlane) { $0.number($1.y, decimals: Self.fenceDecimals) }
+        writer.raw(",\"r\":")
+        writer.array(fences) { $0.number($1.radius, decimals: Self.fenceDecimals) }
+
+        let timeOrigin = fixes.lazy.compactMap(\.time).first?.timeIntervalSince1970
+        writer.raw("},\"track\":{\"total\":\(fixes.count),\"t0\":")
+        writer.optionalNumber(timeOrigin, decimals: 3)
+        writer.raw(",\"x\":")
+        writer.array(kept) { $0.number(trackX[$1], decimals: Self.trackDecimals) }
+        writer.raw(",\"y\":")
+        writer.array(kept) { $0.number(trackY[$1], decimals: Self.trackDecimals) }
+        writer.raw(",\"inside\":\"")
+        writer.raw(String(kept.map { fixes[$0].inside ? "1" : "0" }))
+        writer.raw("\",\"t\":")
+        writer.array(kept) { writer, index in
+            writer.optionalNumber(
+                fixes[index].time.map { $0.timeIntervalSince1970 - (timeOrigin ?? 0) }, decimals: 3)
+        }
+
+        writer.raw("},\"events\":")
+        writer.array(zip(placedEvents, eventPlane)) { writer, pair in
+            let (event, point) = pair
+            writer.raw("{\"seq\":\(event.sequence),\"type\":")
+            writer.string(event.kind.rawValue)
+            writer.raw(",\"region\":")
+            writer.string(event.region)
+            writer.raw(",\"time\":")
+            writer.string(JSONText.iso8601(event.time))
+            writer.raw(",\"x\":")
+            writer.number(point.x, decimals: Self.fenceDecimals)
+            writer.raw(",\"y\":")
+            writer.number(point.y, decimals: Self.fenceDecimals)
+            writer.raw(",\"d\":")
+            writer.optionalNumber(event.distance, decimals: 2)
+            writer.raw(",\"state\":")
+            writer.string(event.state.rawValue)
+            writer.raw(",\"inferred\":\(event.inferred)}")
+        }
+        writer.raw(",\"skipped\":{\"fences\":\(regions.count - fences.count),\"track\":\(track.count - fixes.count)")
+        writer.raw(",\"events\":\(events.count - placedEvents.count)}}")
+
+        json = writer.text
+        fenceCount = fences.count
+        trackCount = fixes.count
+        trackDrawnCount = kept.count
+        eventCount = placedEvents.count
+    }
+}
+
+/// The plane rectangle that holds everything drawn; 1 km square around the origin when there is nothing.
+private struct PlaneBounds {
+    private var x0 = Double.infinity, y0 = Double.infinity
+    private var x1 = -Double.infinity, y1 = -Double.infinity
+
+    mutating func include(x: Double, y: Double) {
+        x0 = min(x0, x)
+        y0 = min(y0, y)
+        x1 = max(x1, x)
+        y1 = max(y1, y)
+    }
+
+    /// At least 100 m on each side (a single fix still gets a readable view), centred on what is there.
+    var box: (x0: Double, y0: Double, x1: Double, y1: Double) {
+        guard x0 <= x1 else { return (-500, -500, 500, 500) }
+        let halfWidth = max((x1 - x0) / 2, 50), halfHeight = max((y1 - y0) / 2, 50)
+        let cx = (x0 + x1) / 2, cy = (y0 + y1) / 2
+        return (cx - halfWidth, cy - halfHeight, cx + halfWidth, cy + halfHeight)
+    }
+}

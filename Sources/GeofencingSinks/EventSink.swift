@@ -1,0 +1,35 @@
+import GeofencingStore
+
+/// Where the daemon delivers stored events: a file descriptor (JSON Lines, text), a command per event, an MQTT
+/// broker. The daemon keeps each event in its store until `deliver` returns, and keeps one delivery cursor per sink
+/// under the sink's `name`, so delivery is at least once: a consumer drops repeats by the sequence number.
+public protocol EventSink: AnyObject {
+    /// Stable name, used as the store's delivery-cursor key: "jsonl", "exec", "mqtt:host:port/topic".
+    var name: String { get }
+
+    /// Delivers one event; returns only when the event is handed over for good (written and flushed; the command
+    /// exited 0; the broker's PUBACK received).
+    ///
+    /// Throws `SinkError` when it could not; the caller keeps the event and retries later with backoff. Called from
+    /// one thread at a time.
+    func deliver(_ event: EventRecord) throws(SinkError)
+
+    /// Releases resources (disconnects). Idempotent.
+    func close()
+}
+
+/// Why a sink could not take an event (or could not be set up): which sink, and what went wrong in words that name
+/// the input (the descriptor, the command, the broker).
+public struct SinkError: Error, CustomStringConvertible, Equatable {
+    /// The sink's `name` ("jsonl", "exec", "mqtt:127.0.0.1:1883/vehicle/7/events").
+    public var sink: String
+    public var message: String
+
+    public init(sink: String, message: String) {
+        self.sink = sink
+        self.message = message
+    }
+
+    /// "sink: message", e.g. `exec: "notify" exited with status 3`.
+    public var description: String { "\(sink): \(message)" }
+}

@@ -1,0 +1,30 @@
+#if !MQTT
+import GeofencingStore
+
+/// MQTTSink in a build without the MQTT trait (no libmosquitto): it cannot be made; `init` says why.
+public final class MQTTSink: EventSink, Sendable {
+    /// Whether this build has MQTT (the package's MQTT trait).
+    public static let isAvailable = false
+
+    public let name: String
+
+    /// Checks the URL (a bad one is reported as such), then throws: this build has no MQTT.
+    public init(
+        url: String, clientID: String? = nil, publishTimeout: Double = 10, reconnectDelay: ClosedRange<Int> = 1...30,
+        keepAlive: Int = 30
+    ) throws(SinkError) {
+        let address = try MQTTAddress(url: url)
+        name = address.sinkName
+        throw SinkError(
+            sink: name,
+            message: "MQTT is not available: GeofencingSinks was built without the MQTT trait (libmosquitto); rebuild "
+                + "with the default traits (or --traits MQTT) and libmosquitto-dev installed")
+    }
+
+    public func deliver(_ event: EventRecord) throws(SinkError) {
+        throw SinkError(sink: name, message: "built without the MQTT trait")
+    }
+
+    public func close() {}
+}
+#endif

@@ -1,0 +1,92 @@
+#if MQTT
+import CMosquitto
+import GeofencingStore
+import Glibc
+
+/// Publishes each event's JSON line to an MQTT broker with QoS 1, through libmosquitto.
+///
+/// The connection lives in a network thread of its own (`MQTTConnection`, running libmosquitto's loop): it connects
+/// in the background and reconnects whenever the broker goes away or cannot be reached, waiting `reconnectDelay`
+/// between attempts (doubling from the lower to the upper bound). Clean session, so the broker keeps nothing for us
+/// between connections; the daemon's store is what keeps undelivered events.
+///
+/// `deliver` publishes and waits for the broker's PUBACK (at most `publishTimeout` seconds). It throws at once when
+/// the sink is not connected (after a failed attempt; the first attempt after start-up is waited for), and when
+/// the connection is lost before the PUBACK. A message libmosquitto had already sent is sent again after it
+/// reconnects, so a consumer can see an event twice: at least once, with `seq` to drop repeats.
+public final class MQTTSink: EventSink, Sendable {
+    /// Whether this build has MQTT (the package's MQTT trait).
+    public static let isAvailable = true
+
+    /// "mqtt:host:port/topic".
+    public let name: String
+    public let address: MQTTAddress
+    public let clientID: String
+    /// Seconds `deliver` waits for the PUBACK (and, right after start-up, for the connection).
+    public let publishTimeout: Double
+
+    private let connection: MQTTConnection
+
+    /// - Parameters:
+    ///   - url: mqtt://host[:port]/topic (see `MQTTAddress`).
+    ///   - clientID: the MQTT client identifier; default "geofence-<pid>". A broker drops the older of two
+    ///     connections with the same identifier, so two sinks in one process need different ones.
+    ///   - publishTimeout: seconds to wait for a PUBACK; more than 0.
+    ///   - reconnectDelay: seconds between reconnection attempts, doubling from the lower bound to the upper.
+    ///   - keepAlive: seconds of silence after which the client pings the broker; a broker that does not answer is
+    ///     taken as gone after 1.5 times this (a half-open TCP connection, e.g. after a mobile network handover).
+    /// - Throws: `SinkError` for a bad URL or argument, or when libmosquitto cannot make a client.
+    public init(
+        url: String, clientID: String? = nil, publishTimeout: Double = 10, reconnectDelay: ClosedRange<Int> = 1...30,
+        keepAlive: Int = 30
+    ) throws(SinkError) {
+        let address = try MQTTAddress(url: url)
+        let name = address.sinkName
+        let clientID = clientID ?? "geofence-\(getpid())"
+        guard publishTimeout.isFinite && publishTimeout > 0 else {
+            throw SinkError(
+                sink: name, message: "publish timeout \(publishTimeout) is not a positive number of seconds")
+        }
+        guard reconnectDelay.lowerBound >= 1 else {
+            throw SinkError(sink: name, message: "reconnect delay \(reconnectDelay) must start at 1 s or more")
+        }
+        guard (5...65535).contains(keepAlive) else {
+            throw SinkError(sink: name, message: "keep-alive \(keepAlive) s is not from 5 to 65535")
+        }
+        self.name = name
+        self.address = address
+        self.clientID = clientID
+        self.publishTimeout = publishTimeout
+        SystemCalls.ignoreBrokenPipeSignal()
+        connection = try MQTTConnection(
+            address: address, clientID: clientID, keepAlive: keepAlive, reconnectDelay: reconnectDelay, sinkName: name)
+    }
+
+    deinit {
+        close()
+    }
+
+    public func deliver(_ event: EventRecord) throws(SinkError) {
+        let deadline = ContinuousClock.now + .seconds(publishTimeout)
+        switch connection.publish(Array(event.jsonLine.utf8), until: deadline) {
+        case .success: return
+        case .failure(let failure):
+            let reason: String
+            switch failure {
+            case .closing: throw SinkError(sink: name, message: "the sink is closed")
+            case .notConnected(let why): reason = "not connected (\(why))"
+            case .notConnectedInTime: reason = "not connected within \(publishTimeout) s"
+            case .publishFailed(let why): reason = "mosquitto_publish failed: \(why)"
+            case .connectionLost(let why): reason = "no PUBACK: \(why)"
+            case .noAcknowledgement: reason = "no PUBACK within \(publishTimeout) s"
+            }
+            throw SinkError(sink: name, message: "event #\(event.sequence) not delivered: \(reason)")
+        }
+    }
+
+    /// Disconnects, ends the network thread and frees the client. Idempotent; wakes a `deliver` that is waiting.
+    public func close() {
+        connection.close()
+    }
+}
+#endif

@@ -1,0 +1,183 @@
+/// One SQL statement with the short name errors give it ("insert event" reads better in a log than the SQL).
+struct SQLStatement: Sendable, Hashable {
+    let name: String
+    let text: String
+}
+
+/// Every piece of SQL the store runs, in one place: the schema and the statements.
+///
+/// Conventions of the schema:
+/// - Times are `REAL` seconds since 2001-01-01T00:00:00Z, Foundation's reference date, so a `Date` comes back
+///   bit-exact (Unix seconds would round away up to one bit of a fraction). `events.time_unix` is a virtual
+///   column with the Unix time, for people reading the file with `sqlite3` (`datetime(time_unix, 'unixepoch')`).
+/// - States and kinds are their wire names (`RegionState.rawValue`, `EventRecord.Kind.rawValue`).
+/// - Tables are STRICT (SQLite 3.37+), so a wrong type is an error instead of a silent conversion.
+/// - A sequence number is an `INTEGER` (signed 64 bits): the store accepts 1 ... Int64.max.
+enum StoreSQL {
+    /// `PRAGMA application_id` of a geofence store: "GeoF" in ASCII. Tells our file from other SQLite files.
+    static let applicationID: Int32 = 0x4765_6F46
+    /// `PRAGMA user_version`: the schema version this build writes and reads. Bump it with a migration.
+    static let schemaVersion: Int32 = 1
+    /// The `meta` key of the highest sequence number ever appended (kept when events are pruned).
+    static let lastSequenceKey = "last_sequence"
+
+    /// Version 1. Run in one write transaction, with the two pragmas that mark the file as ours.
+    static let createSchema = SQLStatement(
+        name: "create schema",
+        text: """
+            CREATE TABLE meta (
+                key   TEXT PRIMARY KEY NOT NULL,
+                value INTEGER NOT NULL
+            ) STRICT, WITHOUT ROWID;
+
+            CREATE TABLE regions (
+                position        INTEGER PRIMARY KEY,  -- insertion order; a replaced region keeps its place
+                identifier      TEXT NOT NULL UNIQUE,
+                latitude        REAL NOT NULL,        -- degrees, WGS-84
+                longitude       REAL NOT NULL,        -- degrees, WGS-84
+                radius          REAL NOT NULL,        -- metres
+                notify_on_entry INTEGER NOT NULL CHECK (notify_on_entry IN (0, 1)),
+                notify_on_exit  INTEGER NOT NULL CHECK (notify_on_exit IN (0, 1)),
+                dwell_time      REAL,                 -- seconds; NULL: no dwell event
+                hysteresis      REAL,                 -- metres; NULL: the monitor's default
+                state           TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
+                known_state     TEXT NOT NULL CHECK (known_state IN ('unknown', 'inside', 'outside')),
+                inside_since    REAL,                 -- GNSS time (seconds since 2001); NULL unless inside
+                dwell_reported  INTEGER NOT NULL CHECK (dwell_reported IN (0, 1))
+            ) STRICT;
+
+            -- The outbox. No foreign key to regions: an event outlives the region it concerns.
+            CREATE TABLE events (
+                sequence     INTEGER PRIMARY KEY CHECK (sequence > 0),
+                kind         TEXT NOT NULL CHECK (kind IN ('enter', 'exit', 'dwell', 'approach', 'state')),
+                region       TEXT NOT NULL,
+                time         REAL NOT NULL,           -- GNSS time, seconds since 2001 (bit-exact Date)
+                time_unix    REAL GENERATED ALWAYS AS (time + 978307200.0) VIRTUAL,
+                latitude     REAL NOT NULL,
+                longitude    REAL NOT NULL,
+                distance     REAL,                    -- metres, negative inside; NULL when the state is unknown
+                state        TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
+                inferred     INTEGER NOT NULL CHECK (inferred IN (0, 1)),
+                interpolated INTEGER NOT NULL CHECK (interpolated IN (0, 1))
+            ) STRICT;
+
+            -- Delivery cursors: each sink has delivered every event with sequence <= cursor.
+            CREATE TABLE sinks (
+                name   TEXT PRIMARY KEY NOT NULL,
+                cursor INTEGER NOT NULL CHECK (cursor >= 0)
+            ) STRICT, WITHOUT ROWID;
+
+            INSERT INTO meta (key, value) VALUES ('\(lastSequenceKey)', 0);
+            PRAGMA application_id = \(applicationID);
+            PRAGMA user_version = \(schemaVersion);
+            """)
+
+    // MARK: Opening
+
+    static let applicationIDPragma = SQLStatement(name: "read application_id", text: "PRAGMA application_id")
+    static let userVersionPragma = SQLStatement(name: "read user_version", text: "PRAGMA user_version")
+    static let countSchemaObjects = SQLStatement(
+        name: "count schema objects", text: "SELECT count(*) FROM sqlite_schema")
+    static let quickCheck = SQLStatement(name: "quick_check", text: "PRAGMA quick_check(5)")
+    /// Returns the journal mode now in force ("wal" unless the file system cannot do WAL).
+    static let journalModeWAL = SQLStatement(name: "set journal_mode=WAL", text: "PRAGMA journal_mode = WAL")
+    /// Per connection. FULL: see the durability notes of `GeofenceStore`. The WAL file is truncated to 4 MiB after
+    /// a checkpoint so that a burst does not keep its high-water size on a small flash disk.
+    static let connectionSettings = SQLStatement(
+        name: "connection settings",
+        text: "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA journal_size_limit = 4194304")
+
+    // MARK: Transactions
+
+    /// IMMEDIATE takes the write lock at the start, waiting up to the busy timeout. A deferred transaction that
+    /// reads first and then writes gets SQLITE_BUSY at once, without waiting, when another writer committed in
+    /// between; IMMEDIATE avoids that.
+    static let beginWrite = SQLStatement(name: "begin write transaction", text: "BEGIN IMMEDIATE")
+    /// A read transaction: one snapshot for several SELECTs.
+    static let beginRead = SQLStatement(name: "begin read transaction", text: "BEGIN DEFERRED")
+    static let commit = SQLStatement(name: "commit", text: "COMMIT")
+    static let rollback = SQLStatement(name: "rollback", text: "ROLLBACK")
+
+    // MARK: Regions
+
+    /// Columns 0 ... 11, as `StoreRows.region` reads them.
+    private static let regionColumns = """
+        identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit, dwell_time, hysteresis,
+        state, known_state, inside_since, dwell_reported
+        """
+    static let selectRegions = SQLStatement(
+        name: "select regions", text: "SELECT \(regionColumns) FROM regions ORDER BY position")
+    static let selectRegion = SQLStatement(
+        name: "select region", text: "SELECT \(regionColumns) FROM regions WHERE identifier = ?1")
+    /// ?1 identifier, ?2 latitude, ?3 longitude, ?4 radius, ?5 notify_on_entry, ?6 notify_on_exit, ?7 dwell_time,
+    /// ?8 hysteresis. The state columns are left as they are.
+    static let updateRegionDefinition = SQLStatement(
+        name: "update region",
+        text: """
+            UPDATE regions SET latitude = ?2, longitude = ?3, radius = ?4, notify_on_entry = ?5,
+                notify_on_exit = ?6, dwell_time = ?7, hysteresis = ?8
+            WHERE identifier = ?1
+            """)
+    /// The same parameters as `updateRegionDefinition`; a new region's state is unknown.
+    static let insertRegion = SQLStatement(
+        name: "insert region",
+        text: """
+            INSERT INTO regions (identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit,
+                dwell_time, hysteresis, state, known_state, inside_since, dwell_reported)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'unknown', 'unknown', NULL, 0)
+            """)
+    static let deleteRegion = SQLStatement(name: "delete region", text: "DELETE FROM regions WHERE identifier = ?1")
+    /// Columns 0 ... 3: state, known_state, inside_since, dwell_reported.
+    static let selectRegionState = SQLStatement(
+        name: "select region state",
+        text: "SELECT state, known_state, inside_since, dwell_reported FROM regions WHERE identifier = ?1")
+    /// ?1 identifier, ?2 state, ?3 known_state, ?4 inside_since, ?5 dwell_reported.
+    static let updateRegionState = SQLStatement(
+        name: "update region state",
+        text: """
+            UPDATE regions SET state = ?2, known_state = ?3, inside_since = ?4, dwell_reported = ?5
+            WHERE identifier = ?1
+            """)
+
+    // MARK: Outbox
+
+    static let selectLastSequence = SQLStatement(
+        name: "select last sequence", text: "SELECT value FROM meta WHERE key = '\(lastSequenceKey)'")
+    static let updateLastSequence = SQLStatement(
+        name: "update last sequence", text: "UPDATE meta SET value = ?1 WHERE key = '\(lastSequenceKey)'")
+    /// ?1 sequence, ?2 kind, ?3 region, ?4 time, ?5 latitude, ?6 longitude, ?7 distance, ?8 state, ?9 inferred,
+    /// ?10 interpolated.
+    static let insertEvent = SQLStatement(
+        name: "insert event",
+        text: """
+            INSERT INTO events (sequence, kind, region, time, latitude, longitude, distance, state, inferred,
+                interpolated)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+            """)
+    /// Columns 0 ... 9 in the order of `insertEvent`'s parameters. ?1 after (exclusive), ?2 limit.
+    static let selectEventsAfter = SQLStatement(
+        name: "select events",
+        text: """
+            SELECT sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated
+            FROM events WHERE sequence > ?1 ORDER BY sequence LIMIT ?2
+            """)
+    /// ?1 deletes every event with sequence <= ?1.
+    static let deleteEventsThrough = SQLStatement(
+        name: "prune events", text: "DELETE FROM events WHERE sequence <= ?1")
+
+    // MARK: Sinks
+
+    /// ?1 name, ?2 initial cursor. A sink already registered keeps its cursor.
+    static let insertSink = SQLStatement(
+        name: "register sink",
+        text: "INSERT INTO sinks (name, cursor) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING")
+    static let deleteSink = SQLStatement(name: "remove sink", text: "DELETE FROM sinks WHERE name = ?1")
+    static let selectSinkCursor = SQLStatement(
+        name: "select sink cursor", text: "SELECT cursor FROM sinks WHERE name = ?1")
+    static let selectSinks = SQLStatement(name: "select sinks", text: "SELECT name, cursor FROM sinks ORDER BY name")
+    /// ?1 name, ?2 sequence; the cursor never moves back.
+    static let advanceSinkCursor = SQLStatement(
+        name: "mark delivered", text: "UPDATE sinks SET cursor = max(cursor, ?2) WHERE name = ?1")
+    /// The lowest cursor of all sinks: every event up to it has been delivered everywhere. NULL without sinks.
+    static let selectLowestCursor = SQLStatement(name: "select lowest cursor", text: "SELECT min(cursor) FROM sinks")
+}

@@ -1,0 +1,47 @@
+import Testing
+
+@testable import GeofencingSinks
+
+@Suite struct MQTTAddressTests {
+    @Test(arguments: [
+        ("mqtt://127.0.0.1:1884/vehicle/7/events", "127.0.0.1", 1884, "vehicle/7/events"),
+        ("mqtt://broker.local/geofence", "broker.local", 1883, "geofence"),
+        ("MQTT://[::1]:8883/a", "::1", 8883, "a"),
+        ("mqtt://[fe80::1]/t/", "fe80::1", 1883, "t/"),
+        ("mqtt://h:1/with space?and=query", "h", 1, "with space?and=query"),
+    ] as [(String, String, UInt16, String)])
+    func parses(url: String, host: String, port: UInt16, topic: String) throws {
+        let address = try MQTTAddress(url: url)
+        #expect(address == MQTTAddress(host: host, port: port, topic: topic))
+    }
+
+    @Test func sinkNameIsHostPortAndTopic() throws {
+        #expect(try MQTTAddress(url: "mqtt://broker.local/vehicle/7").sinkName == "mqtt:broker.local:1883/vehicle/7")
+        #expect(try MQTTAddress(url: "mqtt://[::1]:9/t").sinkName == "mqtt:[::1]:9/t")
+        #expect(try MQTTAddress(url: "mqtt://h/t").description == "mqtt://h:1883/t")
+    }
+
+    @Test(arguments: [
+        ("broker/topic", "no mqtt:// scheme"),
+        ("mqtts://broker/topic", "not mqtt://"),
+        ("mqtt://broker", "no topic"),
+        ("mqtt://broker/", "no topic"),
+        ("mqtt:///topic", "no host"),
+        ("mqtt://:1883/topic", "no host"),
+        ("mqtt://broker:0/t", "port \"0\""),
+        ("mqtt://broker:65536/t", "port \"65536\""),
+        ("mqtt://broker:/t", "port \"\""),
+        ("mqtt://broker:12a/t", "port \"12a\""),
+        ("mqtt://user:secret@broker/t", "user name or password"),
+        ("mqtt://[::1/t", "unclosed"),
+        ("mqtt://[::1]x/t", "after the IPv6"),
+        ("mqtt://broker/vehicle/+/events", "wildcard"),
+        ("mqtt://broker/vehicle/#", "wildcard"),
+    ])
+    func rejects(url: String, problem: String) throws {
+        let error = try #require(throws: SinkError.self) { try MQTTAddress(url: url) }
+        #expect(error.sink == "mqtt")
+        #expect(error.message.contains(problem), "\(error)")
+        #expect(error.message.contains(url), "the error quotes the URL: \(error)")
+    }
+}

@@ -1,0 +1,74 @@
+#if MQTT
+import CMosquitto
+import Foundation
+import Synchronization
+
+/// An MQTT subscriber for tests, on libmosquitto: subscribes to one topic with QoS 1 (again after each reconnect:
+/// clean session) and keeps every payload that arrives, in order.
+final class TestSubscriber: @unchecked Sendable {
+    private let client: OpaquePointer
+    private let state = State()
+
+    /// Written by libmosquitto's network thread, read by the test.
+    private final class State: Sendable {
+        let topic = Mutex("")
+        let messages = Mutex<[String]>([])
+        /// SUBACKs received: one per (re)connection.
+        let subscriptions = Mutex(0)
+    }
+
+    init(port: UInt16, topic: String) throws {
+        _ = libraryInitialized
+        state.topic.withLock { $0 = topic }
+        guard let client = mosquitto_new("test-subscriber-\(UUID().uuidString)", true,
+                                         Unmanaged.passUnretained(state).toOpaque())
+        else { throw BrokerError(message: "mosquitto_new failed") }
+        self.client = client
+        mosquitto_connect_callback_set(client) { client, userData, code in
+            guard code == 0 else { return }
+            let state = Unmanaged<State>.fromOpaque(userData!).takeUnretainedValue()
+            _ = mosquitto_subscribe(client, nil, state.topic.withLock { $0 }, 1)
+        }
+        mosquitto_subscribe_callback_set(client) { _, userData, _, _, _ in
+            Unmanaged<State>.fromOpaque(userData!).takeUnretainedValue().subscriptions.withLock { $0 += 1 }
+        }
+        mosquitto_message_callback_set(client) { _, userData, message in
+            guard let message = message?.pointee else { return }
+            let payload = String(
+                decoding: UnsafeRawBufferPointer(start: message.payload, count: Int(message.payloadlen)), as: UTF8.self)
+            Unmanaged<State>.fromOpaque(userData!).takeUnretainedValue().messages.withLock { $0.append(payload) }
+        }
+        _ = mosquitto_reconnect_delay_set(client, 1, 1, false)
+        let connected = mosquitto_connect(client, "127.0.0.1", Int32(port), 30)
+        guard connected == MOSQ_ERR_SUCCESS.rawValue, mosquitto_loop_start(client) == MOSQ_ERR_SUCCESS.rawValue else {
+            mosquitto_destroy(client)
+            throw BrokerError(
+                message: "subscriber cannot connect to port \(port): \(String(cString: mosquitto_strerror(connected)))")
+        }
+    }
+
+    deinit {
+        _ = mosquitto_disconnect(client)
+        _ = mosquitto_loop_stop(client, false)
+        mosquitto_destroy(client)
+    }
+
+    var messages: [String] { state.messages.withLock { $0 } }
+    var subscriptions: Int { state.subscriptions.withLock { $0 } }
+
+    /// Waits, polling every 10 ms, until `condition` holds; false after `timeout`.
+    func wait(timeout: Duration, until condition: (TestSubscriber) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(self) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition(self)
+    }
+}
+
+/// mosquitto_lib_init once for the test process (MQTTSink does the same for itself; a second call only counts).
+private let libraryInitialized: Void = {
+    _ = mosquitto_lib_init()
+}()
+#endif
