@@ -2,6 +2,7 @@ import Foundation
 import Geofencing
 import Synchronization
 import Testing
+import GeofencingTestSupport
 
 @testable import GeofencingGPSD
 

@@ -2,6 +2,7 @@ import Foundation
 import Geofencing
 import GeofencingInputs
 import Testing
+import GeofencingTestSupport
 
 @testable import GeofencingGPSD
 
@@ -238,7 +239,7 @@ struct GPSFakeTests {
 
     /// Ten sources connect to gpsd and stop, one after the other: each closes its connection and its wake-up pipe
     /// (the descriptors it opens, found by inode in /proc/self/fd: other tests run in parallel, so a plain count of
-    /// descriptors moves on its own). The count is printed, and checked loosely.
+    /// descriptors moves on its own). The total count is printed, not checked.
     @Test func repeatedStartStopLeaksNoDescriptor() async throws {
         let port = TCPProbe.freePort()
         let gpsfake = try await GPSFake.start(log: Self.brisbane, port: port, cycle: 0.01)
@@ -257,9 +258,10 @@ struct GPSFakeTests {
             #expect(open.isDisjoint(with: socket), "round \(round): socket left open")
             #expect(pipe.map { !open.contains($0) } ?? true, "round \(round): wake-up pipe left open")
         }
+        // Printed only: the total moves with the tests running beside this one (the field test's daemon and
+        // gpspipe hold files and pipes of this process); the per-round checks above are the ones that count.
         let after = Descriptors.count
         print("descriptors before \(before), after 10 connections \(after)")
-        #expect(after < before + 20)
         await gpsfake.stop()
     }
 }

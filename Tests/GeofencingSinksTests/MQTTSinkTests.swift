@@ -1,6 +1,7 @@
 import Foundation
 import GeofencingStore
 import Testing
+import GeofencingTestSupport
 
 @testable import GeofencingSinks
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import GeofencingTestSupport
 
 /// A TCP server on 127.0.0.1 that is not gpsd, for the failures a real gpsd rarely shows on demand.
 final class FakeServer: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import GeofencingTestSupport
 
 /// A gpsfake (gpsd-clients) session for tests: gpsd on a port of our choosing, fed from an NMEA log.
 ///
@@ -146,45 +147,4 @@ final class GPSFake: Sendable {
 struct GPSFakeError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
-}
-
-/// Plain TCP on the loopback: free ports and "is anybody listening".
-enum TCPProbe {
-    /// A port nobody listens on now, chosen by the kernel.
-    static func freePort() -> UInt16 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = loopback(port: 0)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
-    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    static func accepts(port: UInt16) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = loopback(port: port)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        return result == 0
-    }
-
-    static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        return address
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Geofencing
 import GeofencingGPSD
+import GeofencingTestSupport
 
 /// Plays one pass of a shared log through gpsfake and a `GPSDSource`, from its first sentence.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import GeofencingTestSupport
 
 /// A mosquitto broker (Debian package mosquitto) on 127.0.0.1 for one test: its own configuration (mosquitto 2.x
 /// wants both an explicit listener and `allow_anonymous true`), no persistence, its log in a temporary directory.
@@ -117,45 +118,4 @@ final class MosquittoBroker {
 struct BrokerError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
-}
-
-/// Plain TCP on the loopback: free ports and "is anybody listening".
-enum TCPProbe {
-    /// A port nobody listens on now, chosen by the kernel.
-    static func freePort() -> UInt16 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        defer { close(socket) }
-        var address = loopback(port: 0)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
-    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    static func accepts(port: UInt16) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        defer { close(socket) }
-        var address = loopback(port: port)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        return result == 0
-    }
-
-    static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        return address
-    }
 }
