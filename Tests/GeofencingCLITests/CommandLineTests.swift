@@ -59,6 +59,28 @@ struct CommandLineTests {
         #expect(outcome.standardOutput.isEmpty)
     }
 
+    /// A runaway line (here a 2 MB identifier) is refused with its size, and the store keeps what it held.
+    @Test func hugeIdentifierIsRefusedAndStoreKeepsItsRegions() throws {
+        let directory = try GeofenceExecutable.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = directory.appendingPathComponent("good.csv")
+        try "id,lat,lon,radius_m\na,-27.5,153.0,100\n".write(to: good, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("s.db").path
+        #expect(try GeofenceExecutable.run(["fences", "import", good.path, "--store", store]).status == 0)
+        let huge = directory.appendingPathComponent("huge.csv")
+        try ("id,lat,lon,radius_m\nb,-27.5,153.0,100\n" + String(repeating: "x", count: 2_000_000) + ",-27.5,153.0,100\n")
+            .write(to: huge, atomically: true, encoding: .utf8)
+        let refused = try GeofenceExecutable.run(["fences", "import", huge.path, "--store", store])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("huge.csv:3: field id: the identifier is 2000000 bytes long"),
+                "\(refused.standardError.prefix(300))")
+        let list = try GeofenceExecutable.run(["fences", "list", "--store", store])
+        #expect(list.standardOutput.split(separator: "\n").map { $0.prefix(2) } == ["id", "a,"])
+        let query = try GeofenceExecutable.run(
+            ["query", "--fences", good.path], input: Data(("0,0\n" + String(repeating: "9", count: 10_000)).utf8))
+        #expect(query.status == 1 && query.standardError.contains("stdin:2: line of 10000 bytes"), "\(query.standardError)")
+    }
+
     @Test func missingTrackExitsOne() throws {
         let directory = try GeofenceExecutable.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

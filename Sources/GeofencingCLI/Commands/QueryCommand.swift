@@ -46,6 +46,12 @@ enum QueryCommand {
         var lineNumber = 0, pointNumber = 0
         while let line = readLine(from: input) {
             lineNumber += 1
+            // A point is a few dozen bytes; a runaway line (a binary file, a gigabyte without a newline) is refused
+            // before any work on it.
+            guard line.utf8.count <= 256 else {
+                throw CLIError.failure("geofence query: \(name):\(lineNumber): line of \(line.utf8.count) bytes; "
+                                       + "expected 'lat,lon'")
+            }
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
             if pointNumber == 0, text.replacingOccurrences(of: " ", with: "").lowercased() == "lat,lon" { continue }

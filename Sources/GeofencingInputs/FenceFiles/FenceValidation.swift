@@ -15,7 +15,16 @@ enum FenceValidation {
     /// The largest radius the monitor accepts, in metres (the bound of the core's accuracy contract).
     static let maximumRadius = RegionMonitor.maximumRegionMonitoringDistance
 
+    /// The longest identifier accepted, in UTF-8 bytes: room for any real name or key, while a runaway field (a
+    /// file with a line of a gigabyte) is refused at once instead of being stored, sent to every sink and drawn.
+    static let maximumIdentifierBytes = 1_024
+
     static func identifier(_ identifier: String) throws(FenceFieldProblem) {
+        let length = identifier.utf8.count
+        if length > maximumIdentifierBytes {
+            throw FenceFieldProblem(
+                message: "the identifier is \(length) bytes long, more than the \(maximumIdentifierBytes) allowed")
+        }
         if identifier.allSatisfy(\.isWhitespace) {
             throw FenceFieldProblem(message: identifier.isEmpty ? "the identifier is empty" : "the identifier is blank")
         }
