@@ -33,6 +33,7 @@ struct CommandLineTests {
             (["run", "--store", "s.db", "--gpsd", "h", "--nmea", "-"], "exclude each other"),
             (["run", "--store", "s.db", "--exec", "say 'hi"], "--exec"),
             (["demo", "--format", "xml"], "expected text or jsonl"),
+            (["run", "--store", "s.db", "--mqtt", "http://broker/topic"], "--mqtt: bad URL"),
             (["fences", "list"], "--store PATH is required"),
             (["fences", "frob", "--store", "s.db"], "unknown action frob"),
             (["simulate", "--profile", "rocket", "-o", "x.nmea"], "expected car, bus or train"),

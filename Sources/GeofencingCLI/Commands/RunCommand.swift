@@ -52,6 +52,9 @@ enum RunCommand {
             }
         }
         options.mqttURL = try arguments.option("--mqtt")
+        if let url = options.mqttURL {
+            do { _ = try MQTTAddress(url: url) } catch { throw arguments.usageError("--mqtt: \(error.message)") }
+        }
         try arguments.finish()
         guard storePath != nil else { throw arguments.usageError("--store PATH is required") }
 

@@ -104,7 +104,7 @@ final class Daemon: Sendable {
         do {
             return try GeofenceStore(path: path)
         } catch {
-            throw CLIError.failure("geofence: store \(error)")
+            throw CLIError.failure("geofence: \(error)")
         }
     }
 
