@@ -150,3 +150,52 @@ install: $(BUILD)/libgeofence.a geofence.pc.in
 
 clean:
 	rm -rf build
+
+# ---- Sanitizers and fuzzing of the C core (issue 8) ----------------------------------------------------------------
+#
+#   make check-sanitized                  Tests/CoreC/core_test under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make check-sanitized CC=clang-14      ... built by clang instead of gcc
+#   make fuzz-core                        build/<target>/fuzz/fuzz_core, the libFuzzer target fuzz/core/fuzz_core.c
+#   scripts/fuzz-core.sh [SECONDS]        installs clang, builds fuzz_core and runs it (default 60 s)
+#
+# Both builds compile the library's sources straight into the program with GF_DEBUG=1 (the core's internal asserts on)
+# and -fno-sanitize-recover=all, so the first finding of either sanitizer aborts with a non-zero status. Host only:
+# the sanitizer runtimes do not run under qemu-user. Their objects never mix with the -O2 library's.
+
+SANITIZE_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
+CFLAGS_SANITIZED := -std=c11 -Wall -Wextra -Werror -Iinclude -DGF_DEBUG=1 $(CFLAGS)
+SANITIZED        := $(BUILD)/sanitized
+
+.PHONY: check-sanitized fuzz-core
+
+$(SANITIZED):
+	mkdir -p $@
+
+# The allocation hooks (--wrap=malloc, ...) stay: __real_malloc then resolves to the sanitizer's malloc, so the
+# out-of-memory tests run and ASan still sees every block.
+$(SANITIZED)/core_test: $(SOURCES) $(HEADERS) $(TEST_SOURCES) Tests/CoreC/core_test.h | $(SANITIZED)
+	$(CC) $(CFLAGS_SANITIZED) $(SANITIZE_FLAGS) -DCORE_TEST_WRAPPED_ALLOC=1 -ICSources \
+	    $(SOURCES) $(TEST_SOURCES) -o $@ -lm $(TEST_WRAP)
+
+check-sanitized: $(SANITIZED)/core_test
+ifneq ($(CROSS),)
+	$(error check-sanitized runs on the host only (no CROSS))
+endif
+	@echo "$(SANITIZED)/core_test $(FIXTURE)"
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    $(SANITIZED)/core_test $(FIXTURE) > $(SANITIZED)/core_test.log 2>&1; status=$$?; \
+	    cat $(SANITIZED)/core_test.log; exit $$status
+
+# libFuzzer ships with clang only; Debian 12's clang-14 needs libclang-rt-14-dev for it (a Recommends, so
+# --no-install-recommends leaves it out). FUZZ_CC names the compiler, not CC: `make check` keeps gcc.
+FUZZ_CC     ?= clang-14
+FUZZ_FLAGS  := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
+FUZZ_BUILD  := $(BUILD)/fuzz
+
+$(FUZZ_BUILD):
+	mkdir -p $@
+
+$(FUZZ_BUILD)/fuzz_core: fuzz/core/fuzz_core.c $(SOURCES) $(HEADERS) | $(FUZZ_BUILD)
+	$(FUZZ_CC) $(CFLAGS_SANITIZED) $(FUZZ_FLAGS) fuzz/core/fuzz_core.c $(SOURCES) -o $@ -lm
+
+fuzz-core: $(FUZZ_BUILD)/fuzz_core

@@ -14,7 +14,8 @@ if [ "${1:-}" = "--test" ]; then
     # gpsd + gpsd-clients: gpsfake, gpspipe and gpsdecode; sqlite3: the store's crash and lock tests; mosquitto:
     # the broker the MQTT tests start on loopback; chromium + python3: the map's screenshot check; systemd:
     # systemd-analyze for the service unit.
-    PACKAGES+=(gpsd gpsd-clients sqlite3 mosquitto chromium python3 systemd)
+    # clang-14 + libclang-rt-14-dev: libFuzzer and the sanitizers for the C core (scripts/fuzz-core.sh).
+    PACKAGES+=(gpsd gpsd-clients sqlite3 mosquitto chromium python3 systemd clang-14 libclang-rt-14-dev)
 elif [ -n "${1:-}" ]; then
     echo "usage: $0 [--test]" >&2
     exit 2

@@ -98,7 +98,7 @@ final class DeliveryWorker: @unchecked Sendable {
             } catch {
                 if !failing { Console.error("geofence run: sink \(name): \(error); events stay queued, retrying") }
                 failing = true
-                if isDraining() { break }  // a failing sink at shutdown: its events wait for the next start
+                // At shutdown too the sink is retried: drainAndStop decides when to stop waiting for it.
                 waitForWork(upTo: backoff)
                 backoff = min(backoff * 2, Self.maximumBackoff)
             }
