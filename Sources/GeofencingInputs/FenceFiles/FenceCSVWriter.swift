@@ -35,6 +35,9 @@ enum FenceCSVWriter {
             || [UInt8(ascii: " "), UInt8(ascii: "\t")].contains(value.utf8.first!)
             || [UInt8(ascii: " "), UInt8(ascii: "\t")].contains(value.utf8.last!)
         guard needsQuotes else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Doubled byte by byte: a quote followed by a combining mark is one Character, which a String replacement
+        // would not match, leaving the quote single (found by fuzzing).
+        let doubled = value.utf8.flatMap { $0 == UInt8(ascii: "\"") ? [$0, $0] : [$0] }
+        return "\"" + String(decoding: doubled, as: UTF8.self) + "\""
     }
 }

@@ -30,16 +30,25 @@ final class GPXParsingDelegate: NSObject, XMLParserDelegate {
             sawRoot = true
         }
         let parent = path.last
-        path.append(name)
         text = ""
+        var inPlace = true
         switch (parent, name) {
         case ("gpx", "trk"): document.tracks.append(GPXDocument.Track())
         case ("trk", "trkseg"): document.tracks[document.tracks.count - 1].segments.append([])
         case ("gpx", "rte"): document.routes.append(GPXDocument.Route())
         case ("trkseg", "trkpt"), ("rte", "rtept"): point = readPoint(parser, name, attributes)
-        default: break
+        case (nil, _): break            // the root, <gpx> as checked above
+        default: inPlace = !Self.structuralElements.contains(name)
         }
+        // A structural element out of place (a <trk> inside an extension or inside another <rte>) is pushed under a
+        // name that matches nothing, so that it and everything in it are skipped: the cases here and in
+        // didEndElement index the last track or route on the invariant that an open <trk>, <trkseg> or <rte> on the
+        // path is the one last appended (fuzzing found the index trap when it was not).
+        path.append(inPlace ? name : "")
     }
+
+    /// The elements whose place the document's structure depends on.
+    private static let structuralElements: Set<String> = ["gpx", "trk", "trkseg", "rte", "trkpt", "rtept"]
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         text += string

@@ -9,8 +9,10 @@ public enum GPXReader {
     /// Parses a GPX document held in memory. `source` names it in errors.
     ///
     /// - Throws: `TrackReadError` with the line number for malformed XML, a root element other than `<gpx>`, a
-    ///   point without a valid `lat`/`lon`, or an unreadable `<time>`, `<ele>` or `<hdop>`.
+    ///   point without a valid `lat`/`lon`, an unreadable `<time>`, `<ele>` or `<hdop>`, bytes that are not valid
+    ///   UTF-8 (the only encoding read), or a processing instruction without data (see `GPXParserGuard`).
     public static func read(data: Data, source: String = "GPX") throws -> GPXDocument {
+        try GPXParserGuard.check(data, source: source)
         let delegate = GPXParsingDelegate()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
