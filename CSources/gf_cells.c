@@ -11,25 +11,54 @@
 #define GF__SLOTS_INITIAL 64u   /* hash slots; a power of two */
 #define GF__ARENA_INITIAL 256u  /* entries */
 
+/* Filter words for a slot count: GF__FILTER_BITS_PER_SLOT bits per slot, at least one word. */
+static size_t gf__filter_words(uint64_t slots) {
+    uint64_t bits = slots * GF__FILTER_BITS_PER_SLOT;
+    return (size_t)(bits < 64 ? 1 : bits / 64);
+}
+
+/* 64 - log2(filter bits) for a slot count (a power of two). */
+static uint32_t gf__filter_shift(uint64_t slots) {
+    uint32_t shift = 64;
+    for (uint64_t n = gf__filter_words(slots) * 64; n > 1; n >>= 1) shift--;
+    return shift;
+}
+
+/* Sets the filter bits of every key in the table and clears the rest. */
+static void gf__filter_rebuild(gf__cells *cells) {
+    memset(cells->filter, 0, gf__filter_words((uint64_t)cells->mask + 1) * sizeof(uint64_t));
+    for (uint64_t i = 0; i <= cells->mask; i++) {
+        uint64_t key = cells->slots[i].key;
+        if (key == 0) continue;
+        uint64_t bit = gf__filter_bit(key, cells->filter_shift);
+        cells->filter[bit >> 6] |= (uint64_t)1 << (bit & 63);
+    }
+    cells->stale = 0;
+}
+
 int gf__cells_init(gf__cells *cells, size_t *bytes) {
     memset(cells, 0, sizeof *cells);
     cells->slots = calloc(GF__SLOTS_INITIAL, sizeof(gf__cell));
     cells->arena = malloc(GF__ARENA_INITIAL * sizeof(gf__entry));
-    if (cells->slots == NULL || cells->arena == NULL) {
+    cells->filter = calloc(gf__filter_words(GF__SLOTS_INITIAL), sizeof(uint64_t));
+    if (cells->slots == NULL || cells->arena == NULL || cells->filter == NULL) {
         gf__cells_free(cells);
         return -1;
     }
     cells->mask = GF__SLOTS_INITIAL - 1;
     cells->shift = 64 - 6;  /* log2(GF__SLOTS_INITIAL) */
+    cells->filter_shift = gf__filter_shift(GF__SLOTS_INITIAL);
     cells->arena_cap = GF__ARENA_INITIAL;
     for (int c = 0; c < GF__CLASSES; c++) cells->free_block[c] = GF__NIL;
-    *bytes += GF__SLOTS_INITIAL * sizeof(gf__cell) + GF__ARENA_INITIAL * sizeof(gf__entry);
+    *bytes += GF__SLOTS_INITIAL * sizeof(gf__cell) + GF__ARENA_INITIAL * sizeof(gf__entry)
+            + gf__filter_words(GF__SLOTS_INITIAL) * sizeof(uint64_t);
     return 0;
 }
 
 void gf__cells_free(gf__cells *cells) {
     free(cells->slots);
     free(cells->arena);
+    free(cells->filter);
     memset(cells, 0, sizeof *cells);
 }
 
@@ -50,7 +79,12 @@ static int gf__grow_slots(gf__cells *cells, uint32_t new_cells, size_t *bytes) {
     if (target == size) return 0;
     if (target > ((uint64_t)1 << 31)) return -1;
     gf__cell *slots = calloc((size_t)target, sizeof(gf__cell));
-    if (slots == NULL) return -1;
+    uint64_t *filter = malloc(gf__filter_words(target) * sizeof(uint64_t));
+    if (slots == NULL || filter == NULL) {
+        free(slots);
+        free(filter);
+        return -1;
+    }
     gf__cell *old = cells->slots;
     cells->slots = slots;
     cells->mask = (uint32_t)(target - 1);
@@ -59,7 +93,12 @@ static int gf__grow_slots(gf__cells *cells, uint32_t new_cells, size_t *bytes) {
     for (uint64_t i = 0; i < size; i++)
         if (old[i].key != 0) cells->slots[gf__slot_of(cells, old[i].key)] = old[i];
     free(old);
-    *bytes += (size_t)((target - size) * sizeof(gf__cell));
+    free(cells->filter);
+    cells->filter = filter;
+    cells->filter_shift = gf__filter_shift(target);
+    gf__filter_rebuild(cells);
+    *bytes += (size_t)((target - size) * sizeof(gf__cell))
+            + (gf__filter_words(target) - gf__filter_words(size)) * sizeof(uint64_t);
     return 0;
 }
 
@@ -142,6 +181,8 @@ void gf__cells_add(gf__cells *cells, uint64_t key, const gf__entry *entry) {
         cell->offset = gf__take_block(cells, 0);
         cell->count = 0;  /* class 0, no entries */
         cells->used++;
+        uint64_t bit = gf__filter_bit(key, cells->filter_shift);
+        cells->filter[bit >> 6] |= (uint64_t)1 << (bit & 63);
     }
     uint32_t count = gf__cell_count(cell), c = gf__cell_class(cell);
     if (count == (1u << c)) {
@@ -171,6 +212,9 @@ int gf__cells_remove(gf__cells *cells, uint64_t key, uint32_t slot) {
     if (--count == 0) {
         gf__give_block(cells, cell->offset, c);
         gf__delete_slot(cells, i);
+        /* The key's filter bit stays set (another key may share it). Rebuilding after a quarter of the slot count
+         * in deletions keeps the stale bits below that and costs O(1) per deletion, amortised. */
+        if (++cells->stale > (cells->mask + 1) / 4) gf__filter_rebuild(cells);
         return 0;
     }
     cell->count = (c << GF__COUNT_BITS) | count;

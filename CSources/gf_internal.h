@@ -68,8 +68,8 @@ static inline uint64_t gf__chord2(gf__ecef a, gf__ecef b) {
  * side: row = (lat + 90 deg) >> k, column = (lon + 180 deg) >> k, the last column narrower (360 deg is no power of
  * two). A fence lives at the smallest level whose cell side is at least its bounding box's larger side, in every cell
  * that box overlaps (at most 2 x 2, or a few more across the +-180 seam). Levels go in steps of 4x: fewer levels for
- * a query to probe, and a fence's box is 1/4 to 1 cell wide, so it covers 1.6 to 4 cells (not 2.3 to 4). A query probes, at each occupied level, the
- * cells its own box (fix +- margin) overlaps: one cell in the common case.
+ * a query to probe, and a fence's box is 1/4 to 1 cell wide, so it covers 1.6 to 4 cells (not 2.3 to 4). A query
+ * probes, at each occupied level, the cells its own box (fix +- margin) overlaps: one cell in the common case.
  */
 #define GF__LEVEL_MIN 13   /* 2^13 e7 = 0.00082 deg = 91 m of latitude: the smallest cells */
 #define GF__LEVEL_STEP 2   /* levels 13, 15, ..., 27: each cell side 4x the one below */
@@ -124,9 +124,10 @@ int gf__first_shared_cell(const gf__cell_rect *probe, const gf__cell_rect *fence
 /* ---- Index cells (gf_cells.c) ----
  *
  * An open-addressing hash table (linear probing, power-of-two size, load <= 0.7, backward-shift deletion so there are
- * no tombstones) from cell key to a block of entries, one entry per (cell, fence). An entry carries everything the
- * query's distance test reads, so scanning a cell is a sequential walk through one block (no pointer chasing: the
- * cost of a cold query is one miss per cell, not two per fence).
+ * no tombstones) from cell key to a block of entries, one entry per (cell, fence). An entry carries the fence's box,
+ * so scanning a cell is a sequential walk through one block that rejects most fences without reading them (the fence
+ * record, a second miss, is read only when the boxes overlap). An occupancy filter (a bit per key hash) answers most
+ * lookups of empty cells without touching the slots.
  *
  * Blocks live in one arena of entries and hold 2^c entries (c = 0..31, the block's class). A full block is replaced
  * by one of the next class; freed blocks go to a free list per class, linked through their first entry's `slot`.
@@ -149,11 +150,17 @@ typedef struct gf__cell {
 static inline uint32_t gf__cell_count(const gf__cell *cell) { return cell->count & GF__COUNT_MASK; }
 static inline uint32_t gf__cell_class(const gf__cell *cell) { return cell->count >> GF__COUNT_BITS; }
 
-/* What the query reads per candidate fence: 20 bytes. */
+/* What the query reads per candidate fence: 20 bytes, the fence's box (gf__fence_box) and its slot. The query tests
+ * its own box against this one first: integer compares on the fix as given, so the fix's ECEF (the costliest step of
+ * a query) is computed only for the few fences whose box overlaps the query's. A fence within radius + margin of the
+ * fix always passes: the point of the geodesic between them at min(radius, distance) from the centre lies in both
+ * boxes. */
 typedef struct gf__entry {
-    int32_t x, y, z;     /* ECEF of the fence centre, q */
-    uint32_t reach_q;    /* radius in q, rounded up: a chord longer than reach_q + margin_q cannot be a hit */
-    uint32_t slot;       /* the fence; in a free block's first entry: the next free block of its class, or GF__NIL */
+    uint32_t lat_lo, lat_hi;  /* latitudes as grid offsets (lat + 90 deg), lat_lo <= lat_hi */
+    uint32_t u_lo;            /* first longitude as a grid offset (lon + 180 deg), < 3.6e9 */
+    uint32_t u_span;          /* the box covers u_lo .. u_lo + u_span, modulo 360 deg; < 3.6e9 */
+    uint32_t slot;            /* the fence; in a free block's first entry: the next free block of its class, or
+                               * GF__NIL */
 } gf__entry;
 
 typedef struct gf__cells {
@@ -166,7 +173,29 @@ typedef struct gf__cells {
     uint32_t arena_top;  /* arena[arena_top..arena_cap) never handed out */
     uint32_t live;       /* entries in use, over all cells */
     uint32_t free_block[GF__CLASSES];  /* first free block of each class, or GF__NIL */
+    /* The occupancy filter: one bit per GF__FILTER_BITS_PER_SLOT x slot count, bit gf__filter_bit(key) set for every
+     * key in the table (and possibly for keys deleted since the filter was last rebuilt). A clear bit proves a cell
+     * absent without touching the slot array, which at 10^5 fences is ~8 MB (random queries miss every cache on
+     * it) while the filter is 1/16 of that. False "maybe" rate: about (cells / filter bits) <= 0.7 / 8 just after
+     * a rebuild; deletions leave stale bits until the next rebuild (after as many deletions as there are cells, or
+     * when the slot array grows). */
+    uint64_t *filter;
+    uint32_t filter_shift;  /* 64 - log2(filter bits) */
+    uint32_t stale;         /* deletions since the filter was rebuilt */
 } gf__cells;
+
+#define GF__FILTER_BITS_PER_SLOT 8u
+
+/* The filter bit of a key: a second multiplicative hash (a different odd constant than gf__cell_hash's, so that keys
+ * sharing a hash slot do not share a filter bit). */
+static inline uint64_t gf__filter_bit(uint64_t key, uint32_t filter_shift) {
+    return (key * 0xD6E8FEB86659FD93ULL) >> filter_shift;
+}
+
+static inline int gf__filter_maybe(const gf__cells *cells, uint64_t key) {
+    uint64_t bit = gf__filter_bit(key, cells->filter_shift);
+    return (int)((cells->filter[bit >> 6] >> (bit & 63)) & 1u);
+}
 
 static inline uint32_t gf__cell_hash(uint64_t key, uint32_t shift) {
     /* Fibonacci hashing: multiply by 2^64 / golden ratio and keep the TOP bits, which depend on every key bit, so
@@ -198,21 +227,27 @@ int gf__cells_remove(gf__cells *cells, uint64_t key, uint32_t slot);
 
 /* ---- The table (gf_table.c) ---- */
 
-/* A fence as its owner gave it: 16 bytes. The index entries carry what the distance test needs. */
-typedef struct gf__fence_cold {
+/* A fence: 32 bytes, everything but its index entries. The query reads it only for fences whose box overlaps the
+ * query's (the ECEF centre and reach for the chord test, radius and generation for the hit). A free slot has
+ * radius_mm 0 and links the free list through reach_q. */
+typedef struct gf__fence {
+    int32_t x, y, z;     /* ECEF of the centre, q */
+    uint32_t reach_q;    /* radius in q, rounded up: a chord longer than reach_q + margin_q cannot be a hit; in a
+                          * free slot: the next free slot, or GF__NIL */
     gf_point centre;
     uint32_t radius_mm;  /* 0 = free slot */
     uint32_t generation; /* 1..255, the top byte of the handle */
-} gf__fence_cold;
+} gf__fence;
 
 struct gf_table {
     uint32_t capacity;       /* most live fences allowed */
     uint32_t count;          /* live fences */
     uint32_t slots_used;     /* slots [0, slots_used) have been handed out at least once */
-    uint32_t slots_cap;      /* allocated length of cold and free_slots */
-    gf__fence_cold *cold;
-    uint32_t *free_slots;    /* stack of released slots */
+    uint32_t slots_cap;      /* allocated length of fences */
+    gf__fence *fences;
+    uint32_t free_head;      /* first free slot (below slots_used), or GF__NIL */
     uint32_t free_count;
+    uint64_t epoch;          /* changes with every add, remove and move: what a cursor checks */
     uint32_t level_mask;     /* bit k set when level k holds at least one fence */
     uint32_t level_fences[GF__LEVEL_MAX + 1];
     uint8_t levels[GF__LEVEL_COUNT];  /* the levels in level_mask, ascending: what a query walks */
@@ -220,6 +255,9 @@ struct gf_table {
     gf__cells cells;
     size_t bytes;            /* bytes allocated, for gf_table_memory */
 };
+
+/* A gf_cursor (geofence.h) has one row/col/slot per level a table can hold. */
+_Static_assert(GF__LEVEL_COUNT == 8, "gf_cursor's arrays have GF__LEVEL_COUNT entries");
 
 /* The boxes and cells of fences and queries, with the slack that absorbs distance errors (gf_table.c). */
 gf__box gf__fence_box(gf_point centre, uint32_t radius_mm);

@@ -2,9 +2,11 @@
  * gf_query.c -- the hot path: which fences contain a fix or have their boundary within a margin of it.
  * Integer only, allocation-free, reads the table only (safe for concurrent readers, see THREADING in geofence.h).
  *
- * Per fix: one ECEF conversion (four short polynomials), then per occupied level the cells the query box overlaps
- * (one in the common case), then per fence in those cells a 16-byte record: an axis test, a squared chord compared
- * with the squared reach, and only for the few that pass a square root for the signed distance.
+ * Per fix: the query box (fix +- margin, in e7), then per occupied level the cells it overlaps (one in the common
+ * case; with a cursor, the cells of the last fix when the box is still in them), then per fence in those cells a
+ * 20-byte entry: a box compare in e7. Only for fences whose box overlaps the query's: the fix's ECEF (once), the
+ * fence record, a squared chord compared with the squared reach, and for the few that pass a square root for the
+ * signed distance.
  */
 #include "gf_internal.h"
 
@@ -13,10 +15,17 @@ static int32_t gf__fence_lat_reach_e7(void) {
     return (int32_t)(GF_FENCE_LAT_MAX_E7 + gf__lat_reach_e7((uint64_t)GF_RADIUS_MAX_MM + 50));
 }
 
-/* State of one query: the fix (its ECEF computed on first need: most fixes of a drive meet no occupied cell and
- * never need it) and the output. */
+/* The query's box as the entries hold theirs (see gf__entry). */
+typedef struct gf__query_span {
+    uint32_t lat_lo, lat_hi;
+    uint32_t u_lo, u_span;
+} gf__query_span;
+
+/* State of one query: the fix, its box, its ECEF (computed on first need: most fixes of a drive overlap no fence's
+ * box and never need it) and the output. */
 typedef struct gf__sink {
     gf_point fix;
+    gf__query_span span;
     gf__ecef at;
     int at_ready;
     gf_hit *hits;
@@ -32,39 +41,58 @@ static void gf__emit(gf__sink *sink, gf_handle handle, int64_t distance_mm) {
     sink->count++;
 }
 
+/* Whether two longitude ranges u_lo .. u_lo + span (modulo 360 deg) meet: one starts inside the other. The
+ * differences are taken modulo 360 deg in uint32 (3.6e9 < 2^32, so adding the span back after a wrap is exact). */
+static inline int gf__lon_overlap(uint32_t a_lo, uint32_t a_span, uint32_t b_lo, uint32_t b_span) {
+    const uint32_t lon_span = (uint32_t)GF__LON_SPAN_E7;
+    uint32_t b_after_a = b_lo >= a_lo ? b_lo - a_lo : b_lo - a_lo + lon_span;
+    if (b_after_a <= a_span) return 1;
+    uint32_t a_after_b = a_lo >= b_lo ? a_lo - b_lo : a_lo - b_lo + lon_span;
+    return a_after_b <= b_span;
+}
+
 /* Tests the fences of one cell. `probe` is non-NULL when the query probes several cells at this level: a fence is
  * then reported only from the first probed cell it shares with the query, so it appears once. */
 static void gf__scan_cell(const gf_table *table, const gf__cell *cell, int64_t margin_q, uint32_t margin_mm,
                           const gf__cell_rect *probe, uint32_t row, uint32_t col, gf__sink *sink) {
-    if (!sink->at_ready) {
-        sink->at = gf__ecef_of(sink->fix);
-        sink->at_ready = 1;
-    }
-    const gf__ecef fix = sink->at;
+    const gf__query_span q = sink->span;
     const gf__entry *entry = &table->cells.arena[cell->offset];
     const gf__entry *end = entry + gf__cell_count(cell);
     for (; entry < end; entry++) {
-        /* Chord <= arc, so a hit has chord <= radius + margin: reach bounds every axis and the squared chord.
-         * reach <= 2.6e7 q, so reach^2 and the sum of three squares below it stay far below 2^63. */
-        int64_t reach = (int64_t)entry->reach_q + margin_q + 1;
-        int64_t dx = (int64_t)fix.x - entry->x;
-        if (dx > reach || dx < -reach) continue;
-        int64_t dy = (int64_t)fix.y - entry->y;
-        if (dy > reach || dy < -reach) continue;
-        int64_t dz = (int64_t)fix.z - entry->z;
-        if (dz > reach || dz < -reach) continue;
+        if (q.lat_lo > entry->lat_hi || entry->lat_lo > q.lat_hi) continue;
+        if (!gf__lon_overlap(entry->u_lo, entry->u_span, q.u_lo, q.u_span)) continue;
+
+        const gf__fence *fence = &table->fences[entry->slot];
+        if (!sink->at_ready) {
+            sink->at = gf__ecef_of(sink->fix);
+            sink->at_ready = 1;
+        }
+        /* Chord <= arc, so a hit has chord <= radius + margin: reach bounds the squared chord.
+         * reach <= 2.6e7 q, so reach^2 stays far below 2^63. */
+        int64_t reach = (int64_t)fence->reach_q + margin_q + 1;
+        int64_t dx = (int64_t)sink->at.x - fence->x;
+        int64_t dy = (int64_t)sink->at.y - fence->y;
+        int64_t dz = (int64_t)sink->at.z - fence->z;
+        if (dx > reach || dx < -reach || dy > reach || dy < -reach || dz > reach || dz < -reach) continue;
         uint64_t chord2 = (uint64_t)(dx * dx + dy * dy + dz * dz);
         if (chord2 > (uint64_t)(reach * reach)) continue;
 
-        const gf__fence_cold *cold = &table->cold[entry->slot];
-        int64_t distance_mm = gf__arc_mm(chord2) - (int64_t)cold->radius_mm;
+        int64_t distance_mm = gf__arc_mm(chord2) - (int64_t)fence->radius_mm;
         if (distance_mm > (int64_t)margin_mm) continue;
         if (probe != NULL) {
-            gf__cell_rect own = gf__fence_rect(cold->centre, cold->radius_mm);
+            gf__cell_rect own = gf__fence_rect(fence->centre, fence->radius_mm);
             if (!gf__first_shared_cell(probe, &own, row, col)) continue;
         }
-        gf__emit(sink, gf__handle_of(entry->slot, cold->generation), distance_mm);
+        gf__emit(sink, gf__handle_of(entry->slot, fence->generation), distance_mm);
     }
+}
+
+/* The hash slot of a cell, or GF__NIL: the filter first, which answers "absent" for most empty cells without
+ * touching the slot array. */
+static uint32_t gf__lookup(const gf__cells *cells, uint64_t key) {
+    if (!gf__filter_maybe(cells, key)) return GF__NIL;
+    const gf__cell *cell = gf__cells_find(cells, key);
+    return cell == NULL ? GF__NIL : (uint32_t)(cell - cells->slots);
 }
 
 /* Tests every occupied cell of the rect's level that lies in the rect, found by reading the whole slot array. */
@@ -82,8 +110,29 @@ static void gf__scan_level(const gf_table *table, const gf__cell_rect *rect, int
     }
 }
 
-gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
-                   gf_hit *hits, size_t capacity, size_t *count) {
+/* The cells of one level that a box spanning several of them overlaps. */
+static void gf__scan_rect(const gf_table *table, const gf__box *box, uint32_t level, int64_t margin_q,
+                          uint32_t margin_mm, gf__sink *sink) {
+    const gf__cells *cells = &table->cells;
+    gf__cell_rect rect = gf__rect_of(box, level);
+    if (gf__rect_cells(&rect) > ((uint64_t)cells->mask + 1) / 8) {
+        /* A margin far larger than this level's cells (or a box near a pole, where longitude cells are tiny):
+         * reading every hash slot once is cheaper than probing each cell of the box. */
+        gf__scan_level(table, &rect, margin_q, margin_mm, sink);
+        return;
+    }
+    for (uint32_t s = 0; s < rect.segments; s++)
+        for (uint32_t col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
+            for (uint32_t row = rect.row_lo; row <= rect.row_hi; row++) {
+                uint32_t slot = gf__lookup(cells, gf__cell_key(level, row, col));
+                if (slot == GF__NIL) continue;
+                gf__scan_cell(table, &cells->slots[slot], margin_q, margin_mm, &rect, row, col, sink);
+            }
+}
+
+/* gf_query and gf_query_tracked: cursor NULL for the former. */
+static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fix, uint32_t margin_mm,
+                           gf_hit *hits, size_t capacity, size_t *count) {
     if (count != NULL) *count = 0;
     if (table == NULL || count == NULL || (hits == NULL && capacity > 0)) return GF_ERR_NULL;
     if (fix.lat < -GF_LAT_MAX_E7 || fix.lat > GF_LAT_MAX_E7) return GF_ERR_LATITUDE;
@@ -98,35 +147,79 @@ gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
     if (box.lat_hi > north) box.lat_hi = north;
 
     int64_t margin_q = ((int64_t)margin_mm * GF__Q_PER_M + 999) / 1000;
-    gf__sink sink = {fix, {0, 0, 0}, 0, hits, capacity, 0};
+    gf__sink sink = {fix, {box.lat_lo, box.lat_hi, (uint32_t)box.u_lo, (uint32_t)(box.u_hi - box.u_lo)},
+                     {0, 0, 0}, 0, hits, capacity, 0};
     const gf__cells *cells = &table->cells;
 
+    /* The cursor's memory holds for this table as it is now. */
+    const int cursor_current = cursor != NULL && cursor->table_ == table && cursor->epoch_ == table->epoch;
+    if (cursor_current && cursor->slots_ != GF__NIL && box.lat_lo >= cursor->lat_lo_ && box.lat_hi <= cursor->lat_hi_
+        && box.u_lo >= cursor->u_lo_ && box.u_hi <= cursor->u_hi_) {
+        /* The box lies in the same cell at every level as the last fix's did: the same cells, no lookups. */
+        for (uint32_t i = 0; i < cursor->slots_; i++)
+            gf__scan_cell(table, &cells->slots[cursor->slot_[i]], margin_q, margin_mm, NULL, 0, 0, &sink);
+        *count = sink.count;
+        return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
+    }
+
+    uint32_t found[GF__LEVEL_COUNT];
+    uint32_t found_count = 0;
+    int single_cells = 1;  /* the box lies in one cell at every level */
     for (uint32_t i = 0; i < table->level_count; i++) {
         uint32_t level = table->levels[i];
+        uint32_t row = box.lat_lo >> level, col = (uint32_t)(box.u_lo >> level);
         /* The common case: the query box lies in one cell of this level (and does not cross the +-180 seam, where
          * the last, narrower column would shift to the same column number as the far side). */
-        uint32_t row = box.lat_lo >> level, col = (uint32_t)(box.u_lo >> level);
-        if ((box.lat_hi >> level) == row && box.u_hi < GF__LON_SPAN_E7 && (uint32_t)(box.u_hi >> level) == col) {
-            const gf__cell *cell = gf__cells_find(cells, gf__cell_key(level, row, col));
-            if (cell != NULL) gf__scan_cell(table, cell, margin_q, margin_mm, NULL, row, col, &sink);
+        if ((box.lat_hi >> level) != row || box.u_hi >= GF__LON_SPAN_E7 || (uint32_t)(box.u_hi >> level) != col) {
+            single_cells = 0;
+            gf__scan_rect(table, &box, level, margin_q, margin_mm, &sink);
             continue;
         }
-        gf__cell_rect rect = gf__rect_of(&box, level);
-        uint64_t rect_cells = gf__rect_cells(&rect);
-        const gf__cell_rect *several = rect_cells > 1 ? &rect : NULL;
-        if (rect_cells > ((uint64_t)cells->mask + 1) / 8) {
-            /* A margin far larger than this level's cells (or a box near a pole, where longitude cells are tiny):
-             * reading every hash slot once is cheaper than probing each cell of the box. */
-            gf__scan_level(table, &rect, margin_q, margin_mm, &sink);
-            continue;
+        uint32_t slot = gf__lookup(cells, gf__cell_key(level, row, col));
+        if (slot == GF__NIL) continue;
+        found[found_count++] = slot;
+        gf__scan_cell(table, &cells->slots[slot], margin_q, margin_mm, NULL, row, col, &sink);
+    }
+    if (cursor != NULL) {
+        cursor->table_ = table;
+        cursor->epoch_ = table->epoch;
+        cursor->slots_ = GF__NIL;
+        if (single_cells && table->level_count > 0) {
+            /* Cells nest (every level's cell edges are edges of the finer levels' cells too), so the finest
+             * level's cell is where every level's cell stays the same. */
+            uint32_t finest = table->levels[0];
+            uint64_t last_u = (uint64_t)GF__LON_SPAN_E7 - 1;
+            uint64_t u_lo = (uint64_t)(box.u_lo >> finest) << finest, u_hi = u_lo + ((uint64_t)1 << finest) - 1;
+            cursor->lat_lo_ = (box.lat_lo >> finest) << finest;
+            cursor->lat_hi_ = cursor->lat_lo_ + ((1u << finest) - 1);
+            cursor->u_lo_ = (uint32_t)u_lo;
+            cursor->u_hi_ = (uint32_t)(u_hi < last_u ? u_hi : last_u);
+            for (uint32_t i = 0; i < found_count; i++) cursor->slot_[i] = found[i];
+            cursor->slots_ = found_count;
         }
-        for (uint32_t s = 0; s < rect.segments; s++)
-            for (col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
-                for (row = rect.row_lo; row <= rect.row_hi; row++) {
-                    const gf__cell *cell = gf__cells_find(cells, gf__cell_key(level, row, col));
-                    if (cell != NULL) gf__scan_cell(table, cell, margin_q, margin_mm, several, row, col, &sink);
-                }
     }
     *count = sink.count;
     return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
+}
+
+gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
+                   gf_hit *hits, size_t capacity, size_t *count) {
+    return gf__query(table, NULL, fix, margin_mm, hits, capacity, count);
+}
+
+void gf_cursor_reset(gf_cursor *cursor) {
+    if (cursor == NULL) return;
+    /* No table matches NULL, so the epoch need not be cleared (and a 64-bit store of a constant is what gcc does
+     * with a VFP register on armhf: the query path must stay usable on FPU-less units). */
+    cursor->table_ = NULL;
+    cursor->slots_ = GF__NIL;
+}
+
+gf_status gf_query_tracked(const gf_table *table, gf_cursor *cursor, gf_point fix, uint32_t margin_mm,
+                           gf_hit *hits, size_t capacity, size_t *count) {
+    if (cursor == NULL) {
+        if (count != NULL) *count = 0;
+        return GF_ERR_NULL;
+    }
+    return gf__query(table, cursor, fix, margin_mm, hits, capacity, count);
 }

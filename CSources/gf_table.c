@@ -30,6 +30,7 @@ gf_status gf_table_create(uint32_t capacity, gf_table **out) {
     if (table == NULL) return GF_ERR_NOMEM;
     table->capacity = capacity;
     table->bytes = sizeof *table;
+    table->free_head = GF__NIL;
     if (gf__cells_init(&table->cells, &table->bytes) != 0) {
         free(table);
         return GF_ERR_NOMEM;
@@ -40,8 +41,7 @@ gf_status gf_table_create(uint32_t capacity, gf_table **out) {
 
 void gf_table_destroy(gf_table *table) {
     if (table == NULL) return;
-    free(table->cold);
-    free(table->free_slots);
+    free(table->fences);
     gf__cells_free(&table->cells);
     free(table);
 }
@@ -64,52 +64,61 @@ static uint32_t gf__live_slot(const gf_table *table, gf_handle handle) {
     uint32_t slot = handle & GF__SLOT_MASK;
     uint32_t generation = handle >> GF__SLOT_BITS;
     if (generation == 0 || slot >= table->slots_used) return GF__NIL;
-    const gf__fence_cold *cold = &table->cold[slot];
-    if (cold->radius_mm == 0 || cold->generation != generation) return GF__NIL;
+    const gf__fence *fence = &table->fences[slot];
+    if (fence->radius_mm == 0 || fence->generation != generation) return GF__NIL;
     return slot;
 }
 
 /* ---- Slots ---- */
 
-/* Makes sure a slot can be taken without allocating. */
+/* Makes sure a slot can be taken without allocating. Grows by copying (not realloc): on failure the old array must
+ * stay as it was. */
 static int gf__reserve_slot(gf_table *table) {
     if (table->free_count > 0 || table->slots_used < table->slots_cap) return 0;
     uint64_t cap = table->slots_cap == 0 ? GF__SLOTS_INITIAL : (uint64_t)table->slots_cap * 2;
     if (cap > table->capacity) cap = table->capacity;
-    gf__fence_cold *cold = malloc((size_t)cap * sizeof *cold);
-    uint32_t *free_slots = malloc((size_t)cap * sizeof *free_slots);
-    if (cold == NULL || free_slots == NULL) {
-        free(cold);
-        free(free_slots);
-        return -1;
-    }
-    if (table->slots_used > 0) memcpy(cold, table->cold, table->slots_used * sizeof *cold);
-    free(table->cold);
-    free(table->free_slots);  /* empty: there were no free slots */
-    table->bytes += (size_t)(cap - table->slots_cap) * (sizeof *cold + sizeof *free_slots);
-    table->cold = cold;
-    table->free_slots = free_slots;
+    gf__fence *fences = malloc((size_t)cap * sizeof *fences);
+    if (fences == NULL) return -1;
+    if (table->slots_used > 0) memcpy(fences, table->fences, table->slots_used * sizeof *fences);
+    free(table->fences);
+    table->bytes += (size_t)(cap - table->slots_cap) * sizeof *fences;
+    table->fences = fences;
     table->slots_cap = (uint32_t)cap;
     return 0;
 }
 
+/* A released slot (most recently released first), else a never used one. Requires a prior successful reserve. */
 static uint32_t gf__take_slot(gf_table *table) {
-    if (table->free_count > 0) return table->free_slots[--table->free_count];
+    if (table->free_count > 0) {
+        uint32_t slot = table->free_head;
+        table->free_head = table->fences[slot].reach_q;
+        table->free_count--;
+        return slot;
+    }
     uint32_t slot = table->slots_used++;
-    table->cold[slot].generation = 1;
+    table->fences[slot].generation = 1;
     return slot;
+}
+
+static void gf__release_slot(gf_table *table, uint32_t slot) {
+    gf__fence *fence = &table->fences[slot];
+    fence->radius_mm = 0;
+    fence->generation = fence->generation % 255 + 1;  /* 1..255: a handle is never 0 */
+    fence->reach_q = table->free_head;
+    table->free_head = slot;
+    table->free_count++;
 }
 
 /* ---- Index membership ---- */
 
-/* The index entry of a fence: what the query's distance test reads. */
+/* The index entry of a fence: its box, as the query compares it with its own. */
 static gf__entry gf__entry_of(uint32_t slot, gf_point centre, uint32_t radius_mm) {
-    gf__ecef e = gf__ecef_of(centre);
+    gf__box box = gf__fence_box(centre, radius_mm);
     gf__entry entry;
-    entry.x = e.x;
-    entry.y = e.y;
-    entry.z = e.z;
-    entry.reach_q = (uint32_t)(((uint64_t)radius_mm * GF__Q_PER_M + 999) / 1000);
+    entry.lat_lo = box.lat_lo;
+    entry.lat_hi = box.lat_hi;
+    entry.u_lo = (uint32_t)box.u_lo;
+    entry.u_span = (uint32_t)(box.u_hi - box.u_lo);
     entry.slot = slot;
     return entry;
 }
@@ -122,8 +131,8 @@ static void gf__update_levels(gf_table *table) {
 }
 
 static void gf__index_insert(gf_table *table, uint32_t slot, const gf__cell_rect *rect) {
-    const gf__fence_cold *cold = &table->cold[slot];
-    gf__entry entry = gf__entry_of(slot, cold->centre, cold->radius_mm);
+    const gf__fence *fence = &table->fences[slot];
+    gf__entry entry = gf__entry_of(slot, fence->centre, fence->radius_mm);
     for (uint32_t s = 0; s < rect->segments; s++)
         for (uint32_t col = rect->col_lo[s]; col <= rect->col_hi[s]; col++)
             for (uint32_t row = rect->row_lo; row <= rect->row_hi; row++)
@@ -154,8 +163,14 @@ gf__cell_rect gf__fence_rect(gf_point centre, uint32_t radius_mm) {
 }
 
 static void gf__set_fence(gf_table *table, uint32_t slot, gf_point centre, uint32_t radius_mm) {
-    table->cold[slot].centre = centre;
-    table->cold[slot].radius_mm = radius_mm;
+    gf__fence *fence = &table->fences[slot];
+    gf__ecef e = gf__ecef_of(centre);
+    fence->x = e.x;
+    fence->y = e.y;
+    fence->z = e.z;
+    fence->reach_q = (uint32_t)(((uint64_t)radius_mm * GF__Q_PER_M + 999) / 1000);
+    fence->centre = centre;
+    fence->radius_mm = radius_mm;
 }
 
 /* ---- Public mutators ---- */
@@ -173,7 +188,8 @@ gf_status gf_fence_add(gf_table *table, gf_point centre, uint32_t radius_mm, gf_
     gf__set_fence(table, slot, centre, radius_mm);
     gf__index_insert(table, slot, &rect);
     table->count++;
-    *out = gf__handle_of(slot, table->cold[slot].generation);
+    table->epoch++;
+    *out = gf__handle_of(slot, table->fences[slot].generation);
     return GF_OK;
 }
 
@@ -181,13 +197,12 @@ gf_status gf_fence_remove(gf_table *table, gf_handle handle) {
     if (table == NULL) return GF_ERR_NULL;
     uint32_t slot = gf__live_slot(table, handle);
     if (slot == GF__NIL) return GF_ERR_HANDLE;
-    gf__fence_cold *cold = &table->cold[slot];
-    gf__cell_rect rect = gf__fence_rect(cold->centre, cold->radius_mm);
+    gf__fence *fence = &table->fences[slot];
+    gf__cell_rect rect = gf__fence_rect(fence->centre, fence->radius_mm);
     gf__index_erase(table, slot, &rect);
-    cold->radius_mm = 0;
-    cold->generation = cold->generation % 255 + 1;  /* 1..255: a handle is never 0 */
-    table->free_slots[table->free_count++] = slot;
+    gf__release_slot(table, slot);
     table->count--;
+    table->epoch++;
     return GF_OK;
 }
 
@@ -200,11 +215,12 @@ gf_status gf_fence_move(gf_table *table, gf_handle handle, gf_point centre, uint
     gf__cell_rect new_rect = gf__fence_rect(centre, radius_mm);
     if (gf__cells_reserve(&table->cells, &new_rect, &table->bytes) != 0) return GF_ERR_NOMEM;
 
-    gf__fence_cold *cold = &table->cold[slot];
-    gf__cell_rect old_rect = gf__fence_rect(cold->centre, cold->radius_mm);
+    gf__fence *fence = &table->fences[slot];
+    gf__cell_rect old_rect = gf__fence_rect(fence->centre, fence->radius_mm);
     gf__index_erase(table, slot, &old_rect);
     gf__set_fence(table, slot, centre, radius_mm);
     gf__index_insert(table, slot, &new_rect);
+    table->epoch++;
     return GF_OK;
 }
 
@@ -212,8 +228,8 @@ gf_status gf_fence_get(const gf_table *table, gf_handle handle, gf_point *centre
     if (table == NULL) return GF_ERR_NULL;
     uint32_t slot = gf__live_slot(table, handle);
     if (slot == GF__NIL) return GF_ERR_HANDLE;
-    if (centre != NULL) *centre = table->cold[slot].centre;
-    if (radius_mm != NULL) *radius_mm = table->cold[slot].radius_mm;
+    if (centre != NULL) *centre = table->fences[slot].centre;
+    if (radius_mm != NULL) *radius_mm = table->fences[slot].radius_mm;
     return GF_OK;
 }
 
@@ -242,13 +258,17 @@ gf_status gf_table_verify(const gf_table *table) {
     uint32_t level_fences[GF__LEVEL_MAX + 1] = {0};
 
     for (uint32_t slot = 0; slot < table->slots_used; slot++) {
-        const gf__fence_cold *cold = &table->cold[slot];
-        if (cold->generation < 1 || cold->generation > 255) return GF_ERR_CORRUPT;
-        if (cold->radius_mm == 0) continue;
+        const gf__fence *fence = &table->fences[slot];
+        if (fence->generation < 1 || fence->generation > 255) return GF_ERR_CORRUPT;
+        if (fence->radius_mm == 0) continue;
         live++;
-        if (gf__check_fence(cold->centre, cold->radius_mm) != GF_OK) return GF_ERR_CORRUPT;
-        gf__entry entry = gf__entry_of(slot, cold->centre, cold->radius_mm);
-        gf__cell_rect rect = gf__fence_rect(cold->centre, cold->radius_mm);
+        if (gf__check_fence(fence->centre, fence->radius_mm) != GF_OK) return GF_ERR_CORRUPT;
+        gf__ecef e = gf__ecef_of(fence->centre);
+        if (fence->x != e.x || fence->y != e.y || fence->z != e.z
+            || fence->reach_q != (uint32_t)(((uint64_t)fence->radius_mm * GF__Q_PER_M + 999) / 1000))
+            return GF_ERR_CORRUPT;
+        gf__entry entry = gf__entry_of(slot, fence->centre, fence->radius_mm);
+        gf__cell_rect rect = gf__fence_rect(fence->centre, fence->radius_mm);
         level_fences[rect.level]++;
         expected_entries += gf__rect_cells(&rect);
         for (uint32_t s = 0; s < rect.segments; s++)
@@ -257,10 +277,13 @@ gf_status gf_table_verify(const gf_table *table) {
                     if (gf__occurrences(cells, gf__cell_key(rect.level, row, col), &entry) != 1) return GF_ERR_CORRUPT;
     }
     if (live != table->count || live + table->free_count != table->slots_used) return GF_ERR_CORRUPT;
+    /* The free list holds exactly the free slots: free_count links, each to a free slot, then the end. */
+    uint32_t slot = table->free_head;
     for (uint32_t i = 0; i < table->free_count; i++) {
-        uint32_t slot = table->free_slots[i];
-        if (slot >= table->slots_used || table->cold[slot].radius_mm != 0) return GF_ERR_CORRUPT;
+        if (slot >= table->slots_used || table->fences[slot].radius_mm != 0) return GF_ERR_CORRUPT;
+        slot = table->fences[slot].reach_q;
     }
+    if (slot != GF__NIL) return GF_ERR_CORRUPT;
     uint32_t listed = 0;
     for (uint32_t level = 0; level <= GF__LEVEL_MAX; level++) {
         if (level_fences[level] != table->level_fences[level]) return GF_ERR_CORRUPT;
@@ -280,10 +303,11 @@ gf_status gf_table_verify(const gf_table *table) {
         uint32_t count = gf__cell_count(cell);
         if (gf__cells_find(cells, cell->key) != cell || count == 0 || count > (1u << gf__cell_class(cell)))
             return GF_ERR_CORRUPT;
+        if (!gf__filter_maybe(cells, cell->key)) return GF_ERR_CORRUPT;
         if ((uint64_t)cell->offset + (1u << gf__cell_class(cell)) > cells->arena_top) return GF_ERR_CORRUPT;
         for (uint32_t e = 0; e < count; e++) {
             uint32_t fence = cells->arena[cell->offset + e].slot;
-            if (fence >= table->slots_used || table->cold[fence].radius_mm == 0) return GF_ERR_CORRUPT;
+            if (fence >= table->slots_used || table->fences[fence].radius_mm == 0) return GF_ERR_CORRUPT;
         }
         entries += count;
     }

@@ -34,14 +34,15 @@
  *   Spherical haversine, for comparison, is off by up to 0.56 % of r.
  *
  * THREADING
- *   A gf_table has no internal lock. Any number of threads may call the const functions (gf_query, gf_fence_get,
- *   gf_table_count, gf_table_memory, gf_table_verify) at the same time, provided no thread is inside a mutating function
- *   (gf_fence_add, gf_fence_remove, gf_fence_move, gf_table_destroy) on the same table; callers serialise writers
- *   against readers (a reader-writer lock or a single owning thread). Different tables are independent.
+ *   A gf_table has no internal lock. Any number of threads may call the functions that take a const table (gf_query,
+ *   gf_query_tracked with a cursor of their own, gf_fence_get, gf_table_count, gf_table_memory, gf_table_verify) at
+ *   the same time, provided no thread is inside a mutating function (gf_fence_add, gf_fence_remove, gf_fence_move,
+ *   gf_table_destroy) on the same table; callers serialise writers against readers (a reader-writer lock or a single
+ *   owning thread). Different tables are independent.
  *   The library has no global mutable state and no lazy initialisation.
  *
  * HOT PATH
- *   gf_query allocates nothing and uses no floating point: every translation unit except gf_convert.c compiles with
+ *   gf_query and gf_query_tracked allocate nothing and use no floating point: every translation unit except gf_convert.c compiles with
  *   gcc -mgeneral-regs-only (checked in CI). Work per query grows with the fences near the fix, never with N.
  *
  * PORTABILITY
@@ -162,7 +163,8 @@ size_t gf_table_memory(const gf_table *table);
 gf_status gf_fence_add(gf_table *table, gf_point centre, uint32_t radius_mm, gf_handle *out);
 
 /* Removes a fence; its handle becomes invalid. Errors: GF_ERR_NULL, GF_ERR_HANDLE (table unchanged).
- * O(1) plus the length of the index cells the fence is in. Never allocates. */
+ * O(1) amortised plus the length of the index cells the fence is in (every so often a removal rebuilds the index's
+ * occupancy filter: one pass over its hash slots). Never allocates. */
 gf_status gf_fence_remove(gf_table *table, gf_handle handle);
 
 /* Moves and/or resizes a fence, keeping its handle. Same argument rules as gf_fence_add plus GF_ERR_HANDLE.
@@ -183,11 +185,41 @@ gf_status gf_fence_get(const gf_table *table, gf_handle handle, gf_point *centre
  * Returns GF_OK, GF_ERR_TRUNCATED when *count > capacity (the buffer holds capacity of the hits), GF_ERR_NULL,
  * GF_ERR_LATITUDE / GF_ERR_LONGITUDE (fix out of range), GF_ERR_MARGIN (margin_mm > GF_MARGIN_MAX_MM); on those
  * errors *count is 0 when count is not NULL.
- * Cost: one hash probe per occupied index level and the fences in the probed cells; a margin much larger than the
- * fences near the fix probes more cells (about (2 * margin / cell size + 1)^2 per level), at most one pass over the
- * index's hash slots per level. */
+ * Cost: one lookup per occupied index level (most lookups of empty cells end at a filter bit) and a box compare per
+ * fence in the probed cells; the distance test only for fences whose box overlaps the fix's. A margin much larger
+ * than the fences near the fix probes more cells (about (2 * margin / cell size + 1)^2 per level), at most one pass
+ * over the index's hash slots per level. */
 gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
                    gf_hit *hits, size_t capacity, size_t *count);
+
+/* ---- Tracking one vehicle (integer only, allocation-free) ------------------------------------------------------ */
+
+/* What gf_query_tracked remembers between the fixes of one vehicle: the index cells the last fix fell in, so that a
+ * fix in the same cells (most fixes of a drive: the finest cells are 91 m or more) skips the hash lookups and goes
+ * straight to the fences of the occupied ones. Opaque storage,
+ * owned by the caller (on the stack, in a struct: anywhere); no allocation, nothing to free.
+ * A cursor belongs to one table at a time: any add, remove or move on that table makes it forget (checked on each
+ * query), and it notices being used with another table, except with a new table created at the address of a
+ * destroyed one: call gf_cursor_reset before using a cursor with a different table. Not shared between threads
+ * (each thread or vehicle has its own; the table may be shared as gf_query allows). */
+typedef struct gf_cursor {
+    /* Private: read and written only by the library. */
+    const struct gf_table *table_;  /* the table it remembers, or NULL */
+    uint64_t epoch_;                /* that table's epoch (changed by every add, remove, move) */
+    uint32_t lat_lo_, lat_hi_;      /* the area (grid offsets) where a fix's cells are the ones below: */
+    uint32_t u_lo_, u_hi_;          /*   the last fix's cell of the finest occupied level */
+    uint32_t slot_[8];              /* the hash slots of the occupied cells there, in query order */
+    uint32_t slots_;                /* how many; UINT32_MAX when the cursor remembers nothing */
+} gf_cursor;
+
+/* Makes a cursor remember nothing (also what zero-filled storage means). */
+void gf_cursor_reset(gf_cursor *cursor);
+
+/* gf_query for consecutive fixes of one vehicle: the same results, in the same order, as gf_query with the same
+ * arguments, for any sequence of fixes; faster when consecutive fixes are near each other. Same errors as gf_query;
+ * GF_ERR_NULL also for a NULL cursor. */
+gf_status gf_query_tracked(const gf_table *table, gf_cursor *cursor, gf_point fix, uint32_t margin_mm,
+                           gf_hit *hits, size_t capacity, size_t *count);
 
 /* ---- Debugging ---------------------------------------------------------------------------------------------- */
 

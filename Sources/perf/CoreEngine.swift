@@ -10,7 +10,9 @@ struct CoreError: Error, CustomStringConvertible {
     }
 }
 
-/// The engine under test: the fences in one gf_table, each fix answered by one gf_query into a reused buffer.
+/// The engine under test: the fences in one gf_table, each fix answered by one query into a reused buffer: on a
+/// drive (one vehicle's consecutive fixes) gf_query_tracked with one cursor, as `RegionMonitor` queries; on the other
+/// streams (fixes from anywhere, no vehicle to follow) gf_query.
 final class CoreEngine {
     /// Room for every hit of one fix. The densest fix of these workloads has a few dozen; a fix with more is reported
     /// as an error (GF_ERR_TRUNCATED) rather than quietly under-counted.
@@ -18,6 +20,8 @@ final class CoreEngine {
 
     private let table: OpaquePointer
     private let hitBuffer: UnsafeMutableBufferPointer<gf_hit>
+    /// The drive's cursor (zero-filled: it remembers nothing yet).
+    private var cursor = gf_cursor()
     /// The fence index each handle stands for: only the agreement check needs it, never the timed loop.
     private let fenceIndexByHandle: [gf_handle: Int]
     /// Time and heap bytes of gf_table_create plus one gf_fence_add per fence.
@@ -41,14 +45,22 @@ final class CoreEngine {
     /// What the table says it allocated (gf_table_memory), to print beside the measured heap bytes.
     var tableMemoryBytes: Int { gf_table_memory(table) }
 
-    /// Queries every fix of `range`, returning the total hits. This is the loop the benchmark times.
-    func countHits(_ fixes: [Position], _ range: Range<Int>, marginMillimetres: UInt32) throws(CoreError) -> Int {
+    /// Queries every fix of `range`, returning the total hits. This is the loop the benchmark times. `tracking`:
+    /// the fixes are one vehicle's, in order (gf_query_tracked).
+    func countHits(
+        _ fixes: [Position], _ range: Range<Int>, marginMillimetres: UInt32, tracking: Bool
+    ) throws(CoreError) -> Int {
         var total = 0
         for index in range {
             var count = 0
-            let status = gf_query(table, fixes[index].point, marginMillimetres, hitBuffer.baseAddress, hitBuffer.count,
-                                  &count)
-            guard status == GF_OK else { throw CoreError(call: "gf_query", status: status) }
+            let status = tracking
+                ? gf_query_tracked(table, &cursor, fixes[index].point, marginMillimetres, hitBuffer.baseAddress,
+                                   hitBuffer.count, &count)
+                : gf_query(table, fixes[index].point, marginMillimetres, hitBuffer.baseAddress, hitBuffer.count,
+                           &count)
+            guard status == GF_OK else {
+                throw CoreError(call: tracking ? "gf_query_tracked" : "gf_query", status: status)
+            }
             total += count
         }
         return total

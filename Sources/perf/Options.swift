@@ -14,12 +14,13 @@ struct Options {
     static let usage = """
         usage: swift run perf [--quick] [--json] [--margin-mm MM] [--stops PATH] [--plot PATH]
 
-        Compares the core (gf_query) and monitor (RegionMonitor.process: the core's queries plus region states and
-        events, no delegate or stream) with three peers on the same fences and fixes: geos-strtree (GEOS's STRtree
-        through its C API), c-scan (a C loop over every fence, box reject then the core's exact test) and
-        naive-swift (a haversine loop over every fence). Fences: uniform, clustered around 50 cities and mixed radii
-        10 m .. 50 km at 10^3..10^6, and the real SEQ stops; fixes: a drive (10-30 m apart, warm cache), uniform
-        random (cold cache) and boundary probes (r +- 0.5 m, r (1 +- 1e-4) from a fence's centre).
+        Compares the core (gf_query_tracked with one cursor on drives, gf_query on other fixes) and monitor
+        (RegionMonitor.process: the core's queries plus region states and events, no delegate or stream) with three
+        peers on the same fences and fixes: geos-strtree (GEOS's STRtree through its C API), c-scan (a C loop over
+        every fence, box reject then the core's exact test) and naive-swift (a haversine loop over every fence).
+        Fences: uniform, clustered around 50 cities and mixed radii 10 m .. 50 km at 10^3..10^6, and the real SEQ
+        stops; fixes: a drive (10-30 m apart, warm cache), uniform random (cold cache) and boundary probes
+        (r +- 0.5 m, r (1 +- 1e-4) from a fence's centre).
 
           --quick         a smoke test that finishes in under a minute (fewer fixes; clustered and mixed-radii stop
                           at 10^5; naive-swift and c-scan run fewer fixes at large N)

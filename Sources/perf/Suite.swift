@@ -153,7 +153,8 @@ struct Suite {
             tableMemoryPerFence: nil)
     }
 
-    /// Times gf_query over the whole stream, `plan.coreRepetitions` times, and counts the allocations around the loop.
+    /// Times the core's query over the whole stream (gf_query_tracked on a drive, gf_query otherwise; see CoreEngine),
+    /// `plan.coreRepetitions` times, and counts the allocations around the loop.
     private func timeCore(
         _ core: CoreEngine, fixes: [Position], workload: Workload, dataset: Dataset, fences: Int,
         outcome: inout Outcome
@@ -161,12 +162,14 @@ struct Suite {
         let margin = plan.marginMillimetres
         var timings = BatchTimings(fixCount: fixes.count, batchSize: plan.batchSize(fixes: fixes.count),
                                    repetitions: plan.coreRepetitions)
-        if workload == .drive {
-            _ = try core.countHits(fixes, 0..<min(plan.warmUpFixes, fixes.count), marginMillimetres: margin)
+        let tracking = workload == .drive
+        if tracking {
+            _ = try core.countHits(fixes, 0..<min(plan.warmUpFixes, fixes.count), marginMillimetres: margin,
+                                   tracking: true)
         }
         let allocationsBefore = AllocationCounter.count
         let hits = try timeInBatches(into: &timings) { (batch: Range<Int>) throws(CoreError) -> Int in
-            try core.countHits(fixes, batch, marginMillimetres: margin)
+            try core.countHits(fixes, batch, marginMillimetres: margin, tracking: tracking)
         }
         let allocationsAfter = AllocationCounter.count
 

@@ -92,6 +92,7 @@ int main(int argc, char **argv) {
     }
     run("index", test_index);
     run("churn", test_churn);
+    run("tracked", test_tracked);
     run("out of memory", test_out_of_memory);
 
     printf("digest: %016" PRIx64 "\n", digest);

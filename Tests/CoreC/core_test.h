@@ -65,5 +65,6 @@ void test_accuracy(const char *csv_path);
 void test_index(void);
 void test_churn(void);
 void test_out_of_memory(void);
+void test_tracked(void);
 
 #endif /* CORE_TEST_H */

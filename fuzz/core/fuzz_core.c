@@ -91,6 +91,7 @@ typedef struct model {
     uint32_t count;
     gf_handle stale[STALE_KEPT];      /* the last removed handles (a ring) */
     uint32_t stale_count, stale_next;
+    gf_cursor cursor;                 /* one vehicle's cursor, kept across every operation of a run */
 } model;
 
 /* The index of the live fence with this handle, or -1. */
@@ -406,6 +407,11 @@ static void op_query(model *m, reader *r) {
     size_t again_count = 0;
     expect_status(gf_query(m->table, fix, margin_mm, again, BUFFER_MAX, &again_count), 0, "repeated gf_query");
     if (again_count != count || memcmp(again, full, count * sizeof *full) != 0) fail("repeated gf_query differs");
+
+    /* The tracked query, whose cursor has seen every earlier fix and mutation of this run: the same answer. */
+    expect_status(gf_query_tracked(m->table, &m->cursor, fix, margin_mm, again, BUFFER_MAX, &again_count), 0,
+                  "gf_query_tracked");
+    if (again_count != count || memcmp(again, full, count * sizeof *full) != 0) fail("gf_query_tracked differs");
 
     /* A short buffer of exactly `capacity` entries on the heap: ASan reports any write past it. */
     size_t capacity = take8(r) % (count + 2);

@@ -1,0 +1,134 @@
+/*
+ * tracked.c -- gf_query_tracked against gf_query: for drives (steps of 0.5 m to 2 km, so fixes stay in a cell for a
+ * while and then cross into the next), across the +-180 seam and near the fence latitude limit, with margins that
+ * change between fixes, with fences added, removed and moved between fixes, and with one cursor handed between two
+ * tables. Every answer must equal gf_query's exactly: the same hits in the same order, the same status.
+ */
+#include "core_test.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { BUFFER = 512, TABLE_FENCES = 3000, STEPS = 20000 };
+
+/* Compares one tracked query with gf_query; returns whether they agreed. */
+static unsigned long hits_seen;
+
+static int same_as_query(const gf_table *table, gf_cursor *cursor, gf_point fix, uint32_t margin_mm) {
+    gf_hit want[BUFFER], got[BUFFER];
+    size_t want_count = 0, got_count = 0;
+    gf_status want_status = gf_query(table, fix, margin_mm, want, BUFFER, &want_count);
+    gf_status got_status = gf_query_tracked(table, cursor, fix, margin_mm, got, BUFFER, &got_count);
+    hits_seen += want_count;
+    ct_digest(got_status);
+    ct_digest_hits(got, got_count < BUFFER ? got_count : BUFFER);
+    size_t kept = want_count < BUFFER ? want_count : BUFFER;
+    return CT_CHECK(got_status == want_status && got_count == want_count
+                        && memcmp(got, want, kept * sizeof *got) == 0,
+                    "tracked query at (%d, %d) margin %u: %s with %zu hits, gf_query %s with %zu",
+                    fix.lat, fix.lon, (unsigned)margin_mm, gf_status_name(got_status), got_count,
+                    gf_status_name(want_status), want_count);
+}
+
+/* A table of fences around a few places (and some anywhere): a quarter anywhere with radii 1 m .. 50 km, a quarter
+ * within 20 km of a place with the same radii, half within 1 km of a place with radii 1 .. 60 m (about one per cell
+ * of the finest index level there, so a drive keeps crossing into cells with other fences). */
+static gf_table *make_table(ct_rng *rng, gf_handle *handles, const gf_point *places, size_t place_count) {
+    gf_table *table = NULL;
+    CT_STATUS(gf_table_create(TABLE_FENCES * 2, &table), GF_OK, "gf_table_create");
+    for (size_t i = 0; i < TABLE_FENCES; i++) {
+        gf_point centre = ct_random_centre(rng);
+        uint32_t radius_mm = ct_random_radius(rng);
+        if (i % 4 == 1) centre = ct_random_fix_near(rng, places[i % place_count], 20000000);
+        if (i % 2 == 0) {
+            centre = ct_random_fix_near(rng, places[i % place_count], 1000000);
+            radius_mm = (uint32_t)ct_range(rng, GF_RADIUS_MIN_MM, 60000);
+        }
+        if (centre.lat > GF_FENCE_LAT_MAX_E7) centre.lat = GF_FENCE_LAT_MAX_E7;
+        if (centre.lat < -GF_FENCE_LAT_MAX_E7) centre.lat = -GF_FENCE_LAT_MAX_E7;
+        CT_STATUS(gf_fence_add(table, centre, radius_mm, &handles[i]), GF_OK, "gf_fence_add");
+    }
+    return table;
+}
+
+/* One step of a drive: `step_mm` in a direction that turns slowly (roughly: the step is split between latitude and
+ * longitude by a heading in 1/64 turns). */
+static gf_point drive_step(gf_point at, int64_t *heading, int64_t step_mm, ct_rng *rng) {
+    static const int8_t dir[8][2] = {{8, 0}, {6, 6}, {0, 8}, {-6, 6}, {-8, 0}, {-6, -6}, {0, -8}, {6, -6}};
+    *heading = (*heading + ct_range(rng, -2, 2) + 64) % 64;
+    int64_t e7 = step_mm * 9 / 100;  /* about 0.09 e7 per mm */
+    int64_t lat = at.lat + dir[*heading / 8][0] * e7 / 8;
+    int64_t lon = at.lon + dir[*heading / 8][1] * e7 / 8;
+    if (lat > GF_LAT_MAX_E7 || lat < -GF_LAT_MAX_E7) lat = at.lat - (lat - at.lat);
+    at.lat = (int32_t)lat;
+    at.lon = ct_wrap_lon(lon);
+    return at;
+}
+
+void test_tracked(void) {
+    ct_rng rng = ct_rng_seeded(0x747261636B6564ULL);  /* "tracked" */
+    const gf_point places[] = {
+        {-274679357, 1530281038},  /* Brisbane */
+        {0, 1799990000},           /* on the equator just west of +-180 */
+        {845000000, 100000000},    /* near the fence latitude limit */
+        {-600000000, -1799000000}, /* south, just east of +-180 */
+    };
+    static gf_handle handles_a[TABLE_FENCES], handles_b[TABLE_FENCES];
+    gf_table *a = make_table(&rng, handles_a, places, 4);
+    gf_table *b = make_table(&rng, handles_b, places + 1, 2);
+
+    /* Zero-filled storage is a cursor that remembers nothing; so is a reset one. */
+    gf_cursor cursor;
+    memset(&cursor, 0, sizeof cursor);
+    unsigned long agreed = 0, steps = 0;
+    for (size_t drive = 0; drive < 8; drive++) {
+        gf_point at = ct_random_fix_near(&rng, places[drive % 4], 500000);
+        int64_t heading = ct_range(&rng, 0, 63);
+        int64_t step_mm = drive % 2 == 0 ? ct_range(&rng, 500, 5000) : ct_range(&rng, 5000, 2000000);
+        for (size_t i = 0; i < STEPS / 8; i++, steps++) {
+            at = drive_step(at, &heading, step_mm, &rng);
+            uint32_t margin_mm = i % 97 == 0 ? ct_random_margin(&rng) : (drive % 4 == 3 ? 25000 : 0);
+            gf_table *table = (i / 300) % 5 == 4 ? b : a;  /* now and then the other table, same cursor */
+            agreed += (unsigned long)same_as_query(table, &cursor, at, margin_mm);
+
+            /* Mutations between fixes, most of them near the vehicle, so that cached cells change. */
+            if (i % 53 == 0) {
+                size_t k = (size_t)ct_range(&rng, 0, TABLE_FENCES - 1);
+                gf_point centre = ct_random_fix_near(&rng, at, 3000000);
+                if (centre.lat > GF_FENCE_LAT_MAX_E7) centre.lat = GF_FENCE_LAT_MAX_E7;
+                if (centre.lat < -GF_FENCE_LAT_MAX_E7) centre.lat = -GF_FENCE_LAT_MAX_E7;
+                gf_handle *h = table == a ? &handles_a[k] : &handles_b[k];
+                switch (i % 3) {
+                case 0:
+                    CT_STATUS(gf_fence_move(table, *h, centre, ct_random_radius(&rng)), GF_OK, "gf_fence_move");
+                    break;
+                case 1:
+                    CT_STATUS(gf_fence_remove(table, *h), GF_OK, "gf_fence_remove");
+                    CT_STATUS(gf_fence_add(table, centre, ct_random_radius(&rng), h), GF_OK, "gf_fence_add");
+                    break;
+                default:
+                    gf_cursor_reset(&cursor);
+                    break;
+                }
+            }
+        }
+    }
+    CT_CHECK(agreed == steps, "tracked queries: %lu of %lu agreed with gf_query", agreed, steps);
+
+    /* Errors: the same as gf_query's, plus a NULL cursor. */
+    size_t count = 7;
+    gf_hit hit;
+    CT_STATUS(gf_query_tracked(a, NULL, places[0], 0, &hit, 1, &count), GF_ERR_NULL, "NULL cursor");
+    CT_CHECK(count == 0, "NULL cursor: count %zu, not 0", count);
+    CT_STATUS(gf_query_tracked(NULL, &cursor, places[0], 0, &hit, 1, &count), GF_ERR_NULL, "NULL table");
+    CT_STATUS(gf_query_tracked(a, &cursor, (gf_point){GF_LAT_MAX_E7 + 1, 0}, 0, &hit, 1, &count), GF_ERR_LATITUDE,
+              "latitude beyond 90");
+    CT_STATUS(gf_query_tracked(a, &cursor, places[0], GF_MARGIN_MAX_MM + 1, &hit, 1, &count), GF_ERR_MARGIN,
+              "margin above the limit");
+    gf_cursor_reset(NULL);  /* allowed, does nothing */
+
+    printf("tracked: %lu fixes on 8 drives over two tables with mutations between them (%lu hits), %lu equal to "
+           "gf_query\n", steps, hits_seen, agreed);
+    gf_table_destroy(a);
+    gf_table_destroy(b);
+}
