@@ -72,7 +72,7 @@ else
 RUN ?= qemu-$(firstword $(subst -, ,$(TARGET))) -L /usr/$(TARGET)
 endif
 
-FIXTURE := Tests/CGeofenceTests/Fixtures/accuracy_vectors.csv
+FIXTURE := Tests/CGeofenceTests/Fixtures/accuracy_vectors.csv Tests/CGeofenceTests/Fixtures/polygon_vectors.txt
 TEST_SOURCES := $(filter-out Tests/CoreC/query_count.c,$(wildcard Tests/CoreC/*.c))
 # The test replaces malloc and friends through the linker (GNU ld --wrap) to make allocations fail on demand, which is
 # the only way to reach GF_ERR_NOMEM through the public API.
@@ -185,6 +185,23 @@ endif
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    $(SANITIZED)/core_test $(FIXTURE) > $(SANITIZED)/core_test.log 2>&1; status=$$?; \
 	    cat $(SANITIZED)/core_test.log; exit $$status
+
+# Polygons from real data: the Dutch provinces and the Australian states of ../shared/data/polygons, with reference
+# vectors written by scripts/gen_polygon_vectors.py (python3-geographiclib) at run time (the data stays outside the
+# repository), then checked by core_test like the committed fixture.
+#   make check-polygons-shared [SHARED=../shared] [POLYGON_POINTS=3000]
+SHARED ?= ../shared
+POLYGON_POINTS ?= 3000
+SHARED_POLYGONS := the-netherlands australia
+.PHONY: check-polygons-shared
+check-polygons-shared: $(BUILD)/core_test
+	@for name in $(SHARED_POLYGONS); do \
+	    python3 scripts/gen_polygon_vectors.py --geojson $(SHARED)/data/polygons/$$name.geojson \
+	        --points $(POLYGON_POINTS) --output $(BUILD)/polygons-$$name.txt || exit 1; \
+	done
+	@$(RUN) $(BUILD)/core_test $(FIXTURE) $(patsubst %,$(BUILD)/polygons-%.txt,$(SHARED_POLYGONS)) \
+	    > $(BUILD)/core_test-polygons.log 2>&1; status=$$?; \
+	    grep -E "^polygon fixture|passed|FAIL" $(BUILD)/core_test-polygons.log | head -40; exit $$status
 
 # libFuzzer ships with clang only; Debian 12's clang-14 needs libclang-rt-14-dev for it (a Recommends, so
 # --no-install-recommends leaves it out). FUZZ_CC names the compiler, not CC: `make check` keeps gcc.

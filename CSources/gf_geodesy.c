@@ -67,7 +67,7 @@ gf__ecef gf__ecef_of(gf_point p) {
 }
 
 /* floor(sqrt(v)), bit by bit: shifts, adds and compares only (fast on FPU-less cores, exact). */
-static uint64_t gf__isqrt(uint64_t v) {
+uint64_t gf__isqrt(uint64_t v) {
     uint64_t root = 0;
     uint64_t bit = (uint64_t)1 << 62;
     while (bit > v) bit >>= 2;

@@ -55,6 +55,9 @@ gf__ecef gf__ecef_of(gf_point p);
  * Error (against the ellipsoid's geodesic) <= 1.5 mm up to 50 km, then a lower bound growing as c^5. */
 int64_t gf__arc_mm(uint64_t c2);
 
+/* floor(sqrt(v)), bit by bit (gf_geodesy.c). */
+uint64_t gf__isqrt(uint64_t v);
+
 /* Squared chord between two ECEF points, in q^2. Never overflows (max (2a)^2 = 1.07e19 < 2^64). */
 static inline uint64_t gf__chord2(gf__ecef a, gf__ecef b) {
     int64_t dx = (int64_t)a.x - b.x, dy = (int64_t)a.y - b.y, dz = (int64_t)a.z - b.z;
@@ -230,12 +233,14 @@ int gf__cells_remove(gf__cells *cells, uint64_t key, uint32_t slot);
 /* A fence: 32 bytes, everything but its index entries. The query reads it only for fences whose box overlaps the
  * query's (the ECEF centre and reach for the chord test, radius and generation for the hit). A free slot has
  * radius_mm 0 and links the free list through reach_q. */
+#define GF__SHAPE_RADIUS UINT32_MAX  /* radius_mm of a slot holding a polygon or corridor */
+
 typedef struct gf__fence {
     int32_t x, y, z;     /* ECEF of the centre, q */
     uint32_t reach_q;    /* radius in q, rounded up: a chord longer than reach_q + margin_q cannot be a hit; in a
                           * free slot: the next free slot, or GF__NIL */
     gf_point centre;
-    uint32_t radius_mm;  /* 0 = free slot */
+    uint32_t radius_mm;  /* 0 = free slot; GF__SHAPE_RADIUS: a polygon or corridor (table->shapes[slot]) */
     uint32_t generation; /* 1..255, the top byte of the handle */
 } gf__fence;
 
@@ -245,6 +250,7 @@ struct gf_table {
     uint32_t slots_used;     /* slots [0, slots_used) have been handed out at least once */
     uint32_t slots_cap;      /* allocated length of fences */
     gf__fence *fences;
+    struct gf__shape **shapes;  /* NULL until the first polygon or corridor; then parallel to fences */
     uint32_t free_head;      /* first free slot (below slots_used), or GF__NIL */
     uint32_t free_count;
     uint64_t epoch;          /* changes with every add, remove and move: what a cursor checks */
@@ -256,13 +262,47 @@ struct gf_table {
     size_t bytes;            /* bytes allocated, for gf_table_memory */
 };
 
+/* ---- Polygons and corridors (gf_shape.c; the model and error bounds are described there) ---- */
+
+typedef struct gf__shape {
+    uint32_t half_width_mm;    /* corridor: W (> 0); polygon: 0 */
+    uint32_t ring_count;       /* polygon rings (the first the outer one); a corridor: 1 */
+    uint32_t vertex_count;     /* in `vertices`: polygon rings each closed by repeating their first vertex */
+    uint32_t edge_count;       /* edges of non-zero length */
+    gf_point *vertices;        /* edge i runs from vertices[i] to vertices[i + 1] unless ring_end_bits has bit i */
+    uint64_t *ring_end_bits;   /* bit i: vertex i is the last of its ring (no edge starts there) */
+    int64_t x0, y0;            /* the edge grid's south-west corner (lon, lat in e7): one unit beyond every vertex */
+    uint32_t shift, gx, gy;    /* square cells of 2^shift e7, gx columns by gy rows */
+    uint32_t *cell_start;      /* the edges of cell c (= row * gx + col) are cell_edges[cell_start[c] .. [c + 1]) */
+    uint32_t *cell_edges;
+    uint32_t *fill;            /* scratch while building; NULL after */
+    uint64_t *corner_bits;     /* polygon: bit c set when cell c's south-west corner is inside */
+    int32_t band_lat0;         /* latitude of the first scale band (e7) */
+    uint32_t band_count;
+    uint32_t *scales;          /* per band: q per 65536 e7 of latitude, then of longitude, at the band's middle */
+    gf__box box;               /* the index box: every point the shape can report, plus the core's slack */
+    size_t bytes;              /* allocated for the shape */
+} gf__shape;
+
+/* Builds a shape from rings (polygon: half_width_mm 0; corridor: one ring, the path). The caller has validated
+ * the coordinates and counts. GF_ERR_SHAPE for a shape the model cannot take (no edge of non-zero length, or
+ * across +-180 deg); GF_ERR_NOMEM (nothing allocated then). Adds the bytes allocated to *bytes. */
+gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
+                          uint32_t half_width_mm, gf__shape **out, size_t *bytes);
+void gf__shape_free(gf__shape *s);
+/* Whether the fix is inside the shape or its boundary within margin_mm; sets *distance_mm (signed, negative inside)
+ * when it is. fix_ecef: the fix's ECEF. */
+int gf__shape_test(const gf__shape *s, gf_point fix, const gf__ecef *fix_ecef, uint32_t margin_mm,
+                   int64_t *distance_mm);
+
 /* A gf_cursor (geofence.h) has one row/col/slot per level a table can hold. */
 _Static_assert(GF__LEVEL_COUNT == 8, "gf_cursor's arrays have GF__LEVEL_COUNT entries");
 
 /* The boxes and cells of fences and queries, with the slack that absorbs distance errors (gf_table.c). */
 gf__box gf__fence_box(gf_point centre, uint32_t radius_mm);
 gf__box gf__query_box(gf_point fix, uint32_t margin_mm);
-gf__cell_rect gf__fence_rect(gf_point centre, uint32_t radius_mm);
+/* The cells of the fence (circle or shape) in a live slot. */
+gf__cell_rect gf__slot_rect(const gf_table *table, uint32_t slot);
 
 #define GF__SLOT_BITS 24
 #define GF__SLOT_MASK ((1u << GF__SLOT_BITS) - 1)

@@ -67,6 +67,17 @@ static void gf__scan_cell(const gf_table *table, const gf__cell *cell, int64_t m
             sink->at = gf__ecef_of(sink->fix);
             sink->at_ready = 1;
         }
+        if (fence->radius_mm == GF__SHAPE_RADIUS) {
+            int64_t shape_distance_mm;
+            if (!gf__shape_test(table->shapes[entry->slot], sink->fix, &sink->at, margin_mm, &shape_distance_mm))
+                continue;
+            if (probe != NULL) {
+                gf__cell_rect own = gf__slot_rect(table, entry->slot);
+                if (!gf__first_shared_cell(probe, &own, row, col)) continue;
+            }
+            gf__emit(sink, gf__handle_of(entry->slot, fence->generation), shape_distance_mm);
+            continue;
+        }
         /* Chord <= arc, so a hit has chord <= radius + margin: reach bounds the squared chord.
          * reach <= 2.6e7 q, so reach^2 stays far below 2^63. */
         int64_t reach = (int64_t)fence->reach_q + margin_q + 1;
@@ -80,7 +91,7 @@ static void gf__scan_cell(const gf_table *table, const gf__cell *cell, int64_t m
         int64_t distance_mm = gf__arc_mm(chord2) - (int64_t)fence->radius_mm;
         if (distance_mm > (int64_t)margin_mm) continue;
         if (probe != NULL) {
-            gf__cell_rect own = gf__fence_rect(fence->centre, fence->radius_mm);
+            gf__cell_rect own = gf__slot_rect(table, entry->slot);
             if (!gf__first_shared_cell(probe, &own, row, col)) continue;
         }
         gf__emit(sink, gf__handle_of(entry->slot, fence->generation), distance_mm);

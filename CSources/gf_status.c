@@ -14,6 +14,8 @@ const char *gf_status_name(gf_status status) {
     case GF_ERR_NOMEM: return "GF_ERR_NOMEM";
     case GF_ERR_TRUNCATED: return "GF_ERR_TRUNCATED";
     case GF_ERR_CORRUPT: return "GF_ERR_CORRUPT";
+    case GF_ERR_SHAPE: return "GF_ERR_SHAPE";
+    case GF_ERR_KIND: return "GF_ERR_KIND";
     }
     return "GF_UNKNOWN";
 }
@@ -31,6 +33,10 @@ const char *gf_status_message(gf_status status) {
     case GF_ERR_NOMEM: return "out of memory; nothing was changed";
     case GF_ERR_TRUNCATED: return "the hit buffer was too short; the count tells how many hits exist";
     case GF_ERR_CORRUPT: return "a table invariant is broken (a bug in the geofence core)";
+    case GF_ERR_SHAPE:
+        return "not a polygon or corridor the core takes: too few vertices, rings out of order, too many vertices, "
+               "or across +-180 degrees";
+    case GF_ERR_KIND: return "the handle names a polygon or corridor; the function takes circles only";
     }
     return "unknown status code";
 }

@@ -41,6 +41,9 @@ gf_status gf_table_create(uint32_t capacity, gf_table **out) {
 
 void gf_table_destroy(gf_table *table) {
     if (table == NULL) return;
+    if (table->shapes != NULL)
+        for (uint32_t slot = 0; slot < table->slots_used; slot++) gf__shape_free(table->shapes[slot]);
+    free(table->shapes);
     free(table->fences);
     gf__cells_free(&table->cells);
     free(table);
@@ -78,11 +81,22 @@ static int gf__reserve_slot(gf_table *table) {
     uint64_t cap = table->slots_cap == 0 ? GF__SLOTS_INITIAL : (uint64_t)table->slots_cap * 2;
     if (cap > table->capacity) cap = table->capacity;
     gf__fence *fences = malloc((size_t)cap * sizeof *fences);
-    if (fences == NULL) return -1;
+    gf__shape **shapes = table->shapes == NULL ? NULL : calloc((size_t)cap, sizeof *shapes);
+    if (fences == NULL || (table->shapes != NULL && shapes == NULL)) {
+        free(fences);
+        free(shapes);
+        return -1;
+    }
     if (table->slots_used > 0) memcpy(fences, table->fences, table->slots_used * sizeof *fences);
     free(table->fences);
     table->bytes += (size_t)(cap - table->slots_cap) * sizeof *fences;
     table->fences = fences;
+    if (shapes != NULL) {
+        memcpy(shapes, table->shapes, table->slots_used * sizeof *shapes);
+        free(table->shapes);
+        table->shapes = shapes;
+        table->bytes += (size_t)(cap - table->slots_cap) * sizeof *shapes;
+    }
     table->slots_cap = (uint32_t)cap;
     return 0;
 }
@@ -111,9 +125,20 @@ static void gf__release_slot(gf_table *table, uint32_t slot) {
 
 /* ---- Index membership ---- */
 
+/* The box of the fence in a live slot: a circle's from its centre and radius, a shape's as built. */
+static gf__box gf__slot_box(const gf_table *table, uint32_t slot) {
+    const gf__fence *fence = &table->fences[slot];
+    if (fence->radius_mm == GF__SHAPE_RADIUS) return table->shapes[slot]->box;
+    return gf__fence_box(fence->centre, fence->radius_mm);
+}
+
+gf__cell_rect gf__slot_rect(const gf_table *table, uint32_t slot) {
+    gf__box box = gf__slot_box(table, slot);
+    return gf__rect_of(&box, gf__level_for(&box));
+}
+
 /* The index entry of a fence: its box, as the query compares it with its own. */
-static gf__entry gf__entry_of(uint32_t slot, gf_point centre, uint32_t radius_mm) {
-    gf__box box = gf__fence_box(centre, radius_mm);
+static gf__entry gf__entry_of(uint32_t slot, gf__box box) {
     gf__entry entry;
     entry.lat_lo = box.lat_lo;
     entry.lat_hi = box.lat_hi;
@@ -131,8 +156,7 @@ static void gf__update_levels(gf_table *table) {
 }
 
 static void gf__index_insert(gf_table *table, uint32_t slot, const gf__cell_rect *rect) {
-    const gf__fence *fence = &table->fences[slot];
-    gf__entry entry = gf__entry_of(slot, fence->centre, fence->radius_mm);
+    gf__entry entry = gf__entry_of(slot, gf__slot_box(table, slot));
     for (uint32_t s = 0; s < rect->segments; s++)
         for (uint32_t col = rect->col_lo[s]; col <= rect->col_hi[s]; col++)
             for (uint32_t row = rect->row_lo; row <= rect->row_hi; row++)
@@ -157,7 +181,8 @@ static void gf__index_erase(gf_table *table, uint32_t slot, const gf__cell_rect 
     }
 }
 
-gf__cell_rect gf__fence_rect(gf_point centre, uint32_t radius_mm) {
+/* The cells of a circle of this centre and radius. */
+static gf__cell_rect gf__fence_rect(gf_point centre, uint32_t radius_mm) {
     gf__box box = gf__fence_box(centre, radius_mm);
     return gf__rect_of(&box, gf__level_for(&box));
 }
@@ -197,9 +222,13 @@ gf_status gf_fence_remove(gf_table *table, gf_handle handle) {
     if (table == NULL) return GF_ERR_NULL;
     uint32_t slot = gf__live_slot(table, handle);
     if (slot == GF__NIL) return GF_ERR_HANDLE;
-    gf__fence *fence = &table->fences[slot];
-    gf__cell_rect rect = gf__fence_rect(fence->centre, fence->radius_mm);
+    gf__cell_rect rect = gf__slot_rect(table, slot);
     gf__index_erase(table, slot, &rect);
+    if (table->fences[slot].radius_mm == GF__SHAPE_RADIUS) {
+        table->bytes -= table->shapes[slot]->bytes;
+        gf__shape_free(table->shapes[slot]);
+        table->shapes[slot] = NULL;
+    }
     gf__release_slot(table, slot);
     table->count--;
     table->epoch++;
@@ -210,6 +239,7 @@ gf_status gf_fence_move(gf_table *table, gf_handle handle, gf_point centre, uint
     if (table == NULL) return GF_ERR_NULL;
     uint32_t slot = gf__live_slot(table, handle);
     if (slot == GF__NIL) return GF_ERR_HANDLE;
+    if (table->fences[slot].radius_mm == GF__SHAPE_RADIUS) return GF_ERR_KIND;
     gf_status status = gf__check_fence(centre, radius_mm);
     if (status != GF_OK) return status;
     gf__cell_rect new_rect = gf__fence_rect(centre, radius_mm);
@@ -228,9 +258,82 @@ gf_status gf_fence_get(const gf_table *table, gf_handle handle, gf_point *centre
     if (table == NULL) return GF_ERR_NULL;
     uint32_t slot = gf__live_slot(table, handle);
     if (slot == GF__NIL) return GF_ERR_HANDLE;
+    if (table->fences[slot].radius_mm == GF__SHAPE_RADIUS) return GF_ERR_KIND;
     if (centre != NULL) *centre = table->fences[slot].centre;
     if (radius_mm != NULL) *radius_mm = table->fences[slot].radius_mm;
     return GF_OK;
+}
+
+/* ---- Polygons and corridors ---- */
+
+static gf_status gf__check_vertices(const gf_point *vertices, uint32_t count) {
+    for (uint32_t i = 0; i < count; i++) {
+        if (vertices[i].lat < -GF_FENCE_LAT_MAX_E7 || vertices[i].lat > GF_FENCE_LAT_MAX_E7) return GF_ERR_LATITUDE;
+        if (vertices[i].lon < -GF_LON_MAX_E7 || vertices[i].lon > GF_LON_MAX_E7) return GF_ERR_LONGITUDE;
+    }
+    return GF_OK;
+}
+
+/* Adds a built shape: reserves everything first, so that a failure leaves the table as it was (and frees it). */
+static gf_status gf__add_shape(gf_table *table, gf__shape *shape, size_t shape_bytes, gf_handle *out) {
+    gf__cell_rect rect = gf__rect_of(&shape->box, gf__level_for(&shape->box));
+    int reserved = gf__reserve_slot(table) == 0;
+    if (reserved && table->shapes == NULL) {  /* the table's first shape: slots_cap >= 1 after the reserve */
+        table->shapes = calloc(table->slots_cap, sizeof *table->shapes);
+        reserved = table->shapes != NULL;
+        if (reserved) table->bytes += table->slots_cap * sizeof *table->shapes;
+    }
+    if (!reserved || gf__cells_reserve(&table->cells, &rect, &table->bytes) != 0) {
+        gf__shape_free(shape);
+        return GF_ERR_NOMEM;
+    }
+    uint32_t slot = gf__take_slot(table);
+    gf__fence *fence = &table->fences[slot];
+    memset(fence, 0, offsetof(gf__fence, generation));
+    fence->centre.lat = (int32_t)((int64_t)(shape->box.lat_lo + shape->box.lat_hi) / 2 - GF_LAT_MAX_E7);
+    fence->radius_mm = GF__SHAPE_RADIUS;
+    table->shapes[slot] = shape;
+    table->bytes += shape_bytes;
+    gf__index_insert(table, slot, &rect);
+    table->count++;
+    table->epoch++;
+    *out = gf__handle_of(slot, fence->generation);
+    return GF_OK;
+}
+
+gf_status gf_polygon_add(gf_table *table, const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
+                         gf_handle *out) {
+    if (table == NULL || vertices == NULL || ring_ends == NULL || out == NULL) return GF_ERR_NULL;
+    if (ring_count == 0) return GF_ERR_SHAPE;
+    if (table->count >= table->capacity) return GF_ERR_CAPACITY;
+    uint32_t start = 0;
+    for (uint32_t r = 0; r < ring_count; r++) {
+        if (ring_ends[r] < start || ring_ends[r] - start < 3 || ring_ends[r] > GF_SHAPE_VERTICES_MAX)
+            return GF_ERR_SHAPE;
+        start = ring_ends[r];
+    }
+    gf_status status = gf__check_vertices(vertices, start);
+    if (status != GF_OK) return status;
+    gf__shape *shape = NULL;
+    size_t shape_bytes = 0;
+    status = gf__shape_build(vertices, ring_ends, ring_count, 0, &shape, &shape_bytes);
+    if (status != GF_OK) return status;
+    return gf__add_shape(table, shape, shape_bytes, out);
+}
+
+gf_status gf_corridor_add(gf_table *table, const gf_point *path, uint32_t count, uint32_t half_width_mm,
+                          gf_handle *out) {
+    if (table == NULL || path == NULL || out == NULL) return GF_ERR_NULL;
+    if (count < 2 || count > GF_SHAPE_VERTICES_MAX) return GF_ERR_SHAPE;
+    if (half_width_mm < GF_RADIUS_MIN_MM || half_width_mm > GF_RADIUS_MAX_MM) return GF_ERR_RADIUS;
+    if (table->count >= table->capacity) return GF_ERR_CAPACITY;
+    gf_status status = gf__check_vertices(path, count);
+    if (status != GF_OK) return status;
+    gf__shape *shape = NULL;
+    size_t shape_bytes = 0;
+    status = gf__shape_build(path, &count, 1, half_width_mm, &shape, &shape_bytes);
+    if (status != GF_OK) return status;
+    return gf__add_shape(table, shape, shape_bytes, out);
 }
 
 /* ---- Invariant checker ---- */
@@ -260,15 +363,20 @@ gf_status gf_table_verify(const gf_table *table) {
     for (uint32_t slot = 0; slot < table->slots_used; slot++) {
         const gf__fence *fence = &table->fences[slot];
         if (fence->generation < 1 || fence->generation > 255) return GF_ERR_CORRUPT;
+        int is_shape = fence->radius_mm == GF__SHAPE_RADIUS;
+        if (table->shapes != NULL && (table->shapes[slot] != NULL) != is_shape) return GF_ERR_CORRUPT;
+        if (is_shape && table->shapes == NULL) return GF_ERR_CORRUPT;
         if (fence->radius_mm == 0) continue;
         live++;
-        if (gf__check_fence(fence->centre, fence->radius_mm) != GF_OK) return GF_ERR_CORRUPT;
-        gf__ecef e = gf__ecef_of(fence->centre);
-        if (fence->x != e.x || fence->y != e.y || fence->z != e.z
-            || fence->reach_q != (uint32_t)(((uint64_t)fence->radius_mm * GF__Q_PER_M + 999) / 1000))
-            return GF_ERR_CORRUPT;
-        gf__entry entry = gf__entry_of(slot, fence->centre, fence->radius_mm);
-        gf__cell_rect rect = gf__fence_rect(fence->centre, fence->radius_mm);
+        if (!is_shape) {
+            if (gf__check_fence(fence->centre, fence->radius_mm) != GF_OK) return GF_ERR_CORRUPT;
+            gf__ecef e = gf__ecef_of(fence->centre);
+            if (fence->x != e.x || fence->y != e.y || fence->z != e.z
+                || fence->reach_q != (uint32_t)(((uint64_t)fence->radius_mm * GF__Q_PER_M + 999) / 1000))
+                return GF_ERR_CORRUPT;
+        }
+        gf__entry entry = gf__entry_of(slot, gf__slot_box(table, slot));
+        gf__cell_rect rect = gf__slot_rect(table, slot);
         level_fences[rect.level]++;
         expected_entries += gf__rect_cells(&rect);
         for (uint32_t s = 0; s < rect.segments; s++)

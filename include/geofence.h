@@ -42,8 +42,9 @@
  *   The library has no global mutable state and no lazy initialisation.
  *
  * HOT PATH
- *   gf_query and gf_query_tracked allocate nothing and use no floating point: every translation unit except gf_convert.c compiles with
- *   gcc -mgeneral-regs-only (checked in CI). Work per query grows with the fences near the fix, never with N.
+ *   gf_query and gf_query_tracked allocate nothing and use no floating point: every translation unit except
+ *   gf_convert.c compiles with gcc -mgeneral-regs-only (checked in CI). Work per query grows with the fences near
+ *   the fix (for polygons and corridors: with their edges near it), never with N or with a shape's vertex count.
  *
  * PORTABILITY
  *   C11 (static assertions) plus <stdint.h>; no compiler extensions. Assumes two's complement integers, arithmetic
@@ -73,6 +74,7 @@ extern "C" {
 #define GF_RADIUS_MAX_MM      50000000u         /* largest fence radius: 50 km */
 #define GF_MARGIN_MAX_MM      50000000u         /* largest query margin: 50 km */
 #define GF_CAPACITY_MAX       16777215u         /* largest table capacity: 2^24 - 1 fences */
+#define GF_SHAPE_VERTICES_MAX 4000000u          /* most vertices of one polygon (all rings) or corridor */
 
 /* ---- Types -------------------------------------------------------------------------------------------------- */
 
@@ -109,7 +111,9 @@ typedef enum gf_status {
     GF_ERR_HANDLE = 7,      /* the handle names no live fence of this table (never added, removed, or stale) */
     GF_ERR_NOMEM = 8,       /* memory allocation failed; the table is unchanged */
     GF_ERR_TRUNCATED = 9,   /* the hit buffer was too short: it holds the first hits, *count tells how many exist */
-    GF_ERR_CORRUPT = 10     /* gf_table_verify found a broken invariant (a bug in this library) */
+    GF_ERR_CORRUPT = 10,    /* gf_table_verify found a broken invariant (a bug in this library) */
+    GF_ERR_SHAPE = 11,      /* a polygon or corridor the core does not take (see gf_polygon_add, gf_corridor_add) */
+    GF_ERR_KIND = 12        /* the handle names a polygon or corridor, and the function takes circles only */
 } gf_status;
 
 /* The name of a status code ("GF_ERR_RADIUS"), or "GF_UNKNOWN" for a value that is none of them. Never NULL. */
@@ -173,6 +177,37 @@ gf_status gf_fence_move(gf_table *table, gf_handle handle, gf_point centre, uint
 
 /* Reads a fence's centre and radius. Either output may be NULL. Errors: GF_ERR_NULL (table), GF_ERR_HANDLE. */
 gf_status gf_fence_get(const gf_table *table, gf_handle handle, gf_point *centre, uint32_t *radius_mm);
+
+/* ---- Polygons and corridors -------------------------------------------------------------------------------------
+ *
+ * Fences of other shapes in the same table: the same handles, queries, margins and signed distances as circles.
+ * Their edges are straight lines in (longitude, latitude), as GeoJSON's are (RFC 7946 3.1.1).
+ *   Polygon: inside by the even-odd rule over all its rings (an outer ring and holes, any orientation), decided
+ *   exactly on the e7 integers (a point exactly on an edge is decided as if moved by an infinitesimal step east and a
+ *   smaller one north). Signed distance: minus/plus the geodesic distance to the nearest point of any edge.
+ *   Corridor: a path with a half-width W (a road, a route): inside when the geodesic distance to the path is at most
+ *   W; signed distance = that distance - W.
+ * Distance error <= 20 mm + 1e-7 * distance (see CSources/gf_shape.c). For a fix inside a polygon the distance is
+ * exact within the query margin and at least one cell of the polygon's own edge grid (about its mean edge length)
+ * of the boundary; deeper inside it is reported as how far the search reached (a lower bound on the depth).
+ * Work per query: the edges in the cells of the shape's own grid near the fix, never all of its vertices.
+ * Limits: vertices within |lat| <= 85 deg; no shape (with its half-width) across +-180 deg or wider than 180 deg
+ * of longitude; at most GF_SHAPE_VERTICES_MAX vertices. Memory: about 8 + 12 bytes per vertex, allocated at add.
+ * gf_fence_remove removes them; gf_fence_move and gf_fence_get return GF_ERR_KIND for them. */
+
+/* Adds a polygon of ring_count rings: ring i is vertices[ring_ends[i - 1] .. ring_ends[i]) (ring_ends[-1] = 0),
+ * at least 3 vertices each, without repeating the first vertex at the end (a repeated one is ignored). The first ring
+ * is the outer boundary, the others holes (the even-odd rule does not check that they nest).
+ * Errors: GF_ERR_NULL, GF_ERR_LATITUDE / GF_ERR_LONGITUDE (a vertex), GF_ERR_SHAPE (ring_count 0, a ring of fewer
+ * than 3 vertices, ring_ends not increasing, too many vertices, across +-180 deg), GF_ERR_CAPACITY, GF_ERR_NOMEM; on
+ * any error the table is unchanged. Time and memory O(vertices). */
+gf_status gf_polygon_add(gf_table *table, const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
+                         gf_handle *out);
+
+/* Adds a corridor: the path path[0 .. count) (count >= 2) with half-width half_width_mm (GF_RADIUS_MIN_MM ..
+ * GF_RADIUS_MAX_MM). Errors as gf_polygon_add, GF_ERR_RADIUS for the half-width. */
+gf_status gf_corridor_add(gf_table *table, const gf_point *path, uint32_t count, uint32_t half_width_mm,
+                          gf_handle *out);
 
 /* ---- Query (integer only, allocation-free) ----------------------------------------------------------------------- */
 

@@ -286,6 +286,7 @@ struct BadInputTests {
             (GF_ERR_LONGITUDE, "GF_ERR_LONGITUDE"), (GF_ERR_RADIUS, "GF_ERR_RADIUS"), (GF_ERR_MARGIN, "GF_ERR_MARGIN"),
             (GF_ERR_CAPACITY, "GF_ERR_CAPACITY"), (GF_ERR_HANDLE, "GF_ERR_HANDLE"), (GF_ERR_NOMEM, "GF_ERR_NOMEM"),
             (GF_ERR_TRUNCATED, "GF_ERR_TRUNCATED"), (GF_ERR_CORRUPT, "GF_ERR_CORRUPT"),
+            (GF_ERR_SHAPE, "GF_ERR_SHAPE"), (GF_ERR_KIND, "GF_ERR_KIND"),
         ]
         var messages: Set<String> = []
         for (status, name) in named {
@@ -295,7 +296,7 @@ struct BadInputTests {
             messages.insert(message)
         }
         #expect(messages.count == named.count, "two statuses share a message")
-        for unknown in [11, 12, 0x7FFF_FFFF] as [UInt32] {
+        for unknown in [13, 14, 0x7FFF_FFFF] as [UInt32] {
             let status = gf_status(rawValue: unknown)
             #expect(String(cString: gf_status_name(status)) == "GF_UNKNOWN", "status \(unknown)")
             let message = String(cString: gf_status_message(status))

@@ -90,9 +90,19 @@ int main(int argc, char **argv) {
     } else {
         CT_CHECK(0, "no accuracy fixture: pass Tests/CGeofenceTests/Fixtures/accuracy_vectors.csv");
     }
+    if (argc > 2) {
+        for (int i = 2; i < argc; i++) {
+            unsigned long failed_before = failed;
+            test_polygon_fixture(argv[i]);
+            if (failed != failed_before) printf("polygon fixture %s: %lu failed\n", argv[i], failed - failed_before);
+        }
+    } else {
+        CT_CHECK(0, "no polygon fixture: pass Tests/CGeofenceTests/Fixtures/polygon_vectors.txt");
+    }
     run("index", test_index);
     run("churn", test_churn);
     run("tracked", test_tracked);
+    run("shapes", test_shapes);
     run("out of memory", test_out_of_memory);
 
     printf("digest: %016" PRIx64 "\n", digest);

@@ -66,5 +66,7 @@ void test_index(void);
 void test_churn(void);
 void test_out_of_memory(void);
 void test_tracked(void);
+void test_shapes(void);
+void test_polygon_fixture(const char *path);
 
 #endif /* CORE_TEST_H */

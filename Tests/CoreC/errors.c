@@ -23,6 +23,8 @@ static const struct {
     {GF_ERR_NOMEM, "GF_ERR_NOMEM"},
     {GF_ERR_TRUNCATED, "GF_ERR_TRUNCATED"},
     {GF_ERR_CORRUPT, "GF_ERR_CORRUPT"},
+    {GF_ERR_SHAPE, "GF_ERR_SHAPE"},
+    {GF_ERR_KIND, "GF_ERR_KIND"},
 };
 
 static void names_and_messages(void) {
@@ -31,7 +33,7 @@ static void names_and_messages(void) {
         const char *message = gf_status_message(statuses[i].status);
         CT_CHECK(message != NULL && message[0] != '\0', "message of %s", statuses[i].name);
     }
-    CT_CHECK(strcmp(gf_status_name((gf_status)11), "GF_UNKNOWN") == 0, "name of 11");
+    CT_CHECK(strcmp(gf_status_name((gf_status)13), "GF_UNKNOWN") == 0, "name of 13");
     CT_CHECK(strcmp(gf_status_name((gf_status)-1), "GF_UNKNOWN") == 0, "name of -1");
     CT_CHECK(gf_status_message((gf_status)99) != NULL, "message of 99");
 }

@@ -1,0 +1,486 @@
+/*
+ * gf_shape.c -- polygon and corridor fences: building a shape's own edge grid, and the per-fix test (inside or not,
+ * signed distance to the boundary). Integer only (compiles with -mgeneral-regs-only like the rest of the core).
+ *
+ * THE MODEL. A polygon's edges are straight lines in (longitude, latitude), as GeoJSON defines them (RFC 7946 3.1.1),
+ * so inside/outside is planar point-in-polygon on the e7 integers and is decided exactly (even-odd rule over all
+ * rings). A point exactly on an edge is decided as if it were moved by (+eps, +eps^2) in (lon, lat): a symbolic
+ * perturbation that puts no point on the boundary and keeps every decision consistent (the tie-break terms below).
+ * A corridor is a polyline, straight in (lon, lat) between its vertices, with a half-width W: inside when the
+ * distance to the polyline is at most W.
+ *
+ * DISTANCE. The distance to an edge is the geodesic distance from the fix to the edge's nearest point. The nearest
+ * point is found in a local frame at the fix (equirectangular: x = dlon * s_lon, y = dlat * s_lat, exact straight
+ * lines because it is an affine map of (lon, lat)); its distance is then measured like a circle's, through ECEF
+ * chords (gf__arc_mm). Error: the frame's scales are those of the fix's latitude band (2^18 e7 = 2.9 km tall), off by
+ * delta <= 4e-4 relative at 60 deg; a foot point off by delta * d along the edge lengthens the distance by about
+ * delta^2 * d / 2 (second order: 4 mm at 50 km); rounding the foot point to e7 adds <= 8 mm and the chord <= 10 mm.
+ * So |error| <= 2 cm + 1e-7 * d. The sign (inside or not) has no error for polygons; a corridor's sign follows its
+ * distance (band 2 cm).
+ *
+ * THE EDGE GRID. Per shape, a uniform grid of square cells of 2^shift e7 over its box (about one cell per edge), each
+ * cell listing the edges whose box overlaps the cell (corridors: the box grown by W). A polygon also keeps, per
+ * cell, whether the cell's south-west corner is inside. A fix is then inside iff that corner is, flipped by each edge
+ * crossing the two-leg path corner -> (fix.lon, corner.lat) -> fix, which lies in the cell, so only the cell's edges
+ * can cross it: the work per fix depends on the edges near it, not on the shape's vertex count.
+ */
+#include "gf_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GF__BAND_SHIFT 18      /* latitude bands of the local frame's scales: 2^18 e7 = 0.026 deg = 2.9 km */
+#define GF__SCALE_STEP 65536   /* scales are q per GF__SCALE_STEP e7 (ECEF chords over 0.0066 deg) */
+
+/* ---- Exact predicates on e7 integers (differences <= 1.8e9 and 1.7e9: every product < 2^62) ---- */
+
+/* Whether edge a-b straddles the horizontal line y = Y (one end above, the other at or below). */
+static int gf__straddles_y(gf_point a, gf_point b, int64_t y) {
+    return ((int64_t)a.lat > y) != ((int64_t)b.lat > y);
+}
+
+static int gf__straddles_x(gf_point a, gf_point b, int64_t x) {
+    return ((int64_t)a.lon > x) != ((int64_t)b.lon > x);
+}
+
+/* For an edge that straddles y = Y: whether it meets that line to the east of (X + eps, Y + eps^2), i.e. whether a
+ * ray from the perturbed point (X, Y) towards +lon crosses it. The cross product decides; when it is 0 (the point is
+ * on the edge's line) the eps term, -(b.lat - a.lat), does, which never agrees with the edge's direction. */
+static int gf__east_of(gf_point a, gf_point b, int64_t x, int64_t y) {
+    int64_t dy = (int64_t)b.lat - a.lat, dx = (int64_t)b.lon - a.lon;
+    int64_t cross = ((int64_t)a.lon - x) * dy - ((int64_t)a.lat - y) * dx;
+    if (cross == 0) return 0;
+    return (cross > 0) == (dy > 0);
+}
+
+/* For an edge that straddles x = X: whether it meets that (perturbed) vertical line north of (X + eps, Y + eps^2).
+ * Tie-breaks: the eps term dy, then the eps^2 term -dx (dx != 0 since the edge straddles x = X). */
+static int gf__north_of(gf_point a, gf_point b, int64_t x, int64_t y) {
+    int64_t dy = (int64_t)b.lat - a.lat, dx = (int64_t)b.lon - a.lon;
+    int64_t cross = ((int64_t)a.lat - y) * dx - ((int64_t)a.lon - x) * dy;
+    int sign = cross != 0 ? (cross > 0 ? 1 : -1) : dy != 0 ? (dy > 0 ? 1 : -1) : (dx > 0 ? -1 : 1);
+    return (sign > 0) == (dx > 0);
+}
+
+/* ---- Cells ---- */
+
+static uint32_t gf__cell_col(const gf__shape *s, int64_t lon) {
+    int64_t c = (lon - s->x0) >> s->shift;
+    return (uint32_t)(c < 0 ? 0 : c >= s->gx ? s->gx - 1 : c);
+}
+
+static uint32_t gf__cell_row(const gf__shape *s, int64_t lat) {
+    int64_t r = (lat - s->y0) >> s->shift;
+    return (uint32_t)(r < 0 ? 0 : r >= s->gy ? s->gy - 1 : r);
+}
+
+/* The box of edge i, grown by the shape's half-width (corridors), as e7 lon/lat bounds. */
+static void gf__edge_box(const gf__shape *s, uint32_t i, int64_t *lon_lo, int64_t *lon_hi, int64_t *lat_lo,
+                         int64_t *lat_hi) {
+    gf_point a = s->vertices[i], b = s->vertices[i + 1];
+    *lon_lo = a.lon < b.lon ? a.lon : b.lon;
+    *lon_hi = a.lon < b.lon ? b.lon : a.lon;
+    *lat_lo = a.lat < b.lat ? a.lat : b.lat;
+    *lat_hi = a.lat < b.lat ? b.lat : a.lat;
+    if (s->half_width_mm == 0) return;
+    /* The W-neighbourhood of a lon/lat-straight edge: its latitude reach is W's; its longitude reach is largest at
+     * the poleward end, whose box gf__box_around gives (both ends' boxes, so either may be it). */
+    for (int end = 0; end < 2; end++) {
+        gf__box box = gf__box_around(end == 0 ? a : b, (uint64_t)s->half_width_mm + 50);
+        int64_t lo = (int64_t)box.u_lo - GF_LON_MAX_E7, hi = box.u_hi - GF_LON_MAX_E7;
+        if (box.full_lon) lo = -GF_LON_MAX_E7, hi = GF_LON_MAX_E7;
+        int64_t centre_lon = end == 0 ? a.lon : b.lon;
+        if (lo > centre_lon) lo -= GF__LON_SPAN_E7;  /* u_lo wrapped past the seam */
+        if (lo < *lon_lo) *lon_lo = lo;
+        if (hi > *lon_hi) *lon_hi = hi;
+        int64_t lat_lo_end = (int64_t)box.lat_lo - GF_LAT_MAX_E7, lat_hi_end = (int64_t)box.lat_hi - GF_LAT_MAX_E7;
+        if (lat_lo_end < *lat_lo) *lat_lo = lat_lo_end;
+        if (lat_hi_end > *lat_hi) *lat_hi = lat_hi_end;
+    }
+}
+
+/* Whether i is an edge (not the step from one ring's closing vertex to the next ring, not a zero-length edge). */
+static int gf__is_edge(const gf__shape *s, uint32_t i) {
+    if (i + 1 >= s->vertex_count || (s->ring_end_bits[i >> 6] >> (i & 63) & 1u)) return 0;
+    return s->vertices[i].lat != s->vertices[i + 1].lat || s->vertices[i].lon != s->vertices[i + 1].lon;
+}
+
+/* ---- Local frame scales ---- */
+
+/* q per GF__SCALE_STEP e7 of latitude and of longitude at latitude lat (e7), from ECEF chords. */
+static void gf__scales_at(int32_t lat, uint32_t *per_lat, uint32_t *per_lon) {
+    if (lat > GF_FENCE_LAT_MAX_E7 + 10000000) lat = GF_FENCE_LAT_MAX_E7 + 10000000;  /* stay off the poles */
+    if (lat < -GF_FENCE_LAT_MAX_E7 - 10000000) lat = -GF_FENCE_LAT_MAX_E7 - 10000000;
+    gf_point north = {lat + GF__SCALE_STEP / 2, 0}, south = {lat - GF__SCALE_STEP / 2, 0};
+    gf_point east = {lat, GF__SCALE_STEP / 2}, west = {lat, -GF__SCALE_STEP / 2};
+    *per_lat = (uint32_t)gf__isqrt(gf__chord2(gf__ecef_of(north), gf__ecef_of(south)));
+    *per_lon = (uint32_t)gf__isqrt(gf__chord2(gf__ecef_of(east), gf__ecef_of(west)));
+}
+
+/* ---- Building ---- */
+
+void gf__shape_free(gf__shape *s) {
+    if (s == NULL) return;
+    free(s->vertices);
+    free(s->ring_end_bits);
+    free(s->cell_start);
+    free(s->cell_edges);
+    free(s->corner_bits);
+    free(s->scales);
+    free(s);
+}
+
+/* Corner parities of one grid row line (y = y0 + row * side) of a polygon: each edge straddling the line flips every
+ * corner west of where it meets the line (the corners whose eastward ray crosses it). `flips` has gx + 1 entries. */
+static void gf__row_corners(gf__shape *s, uint32_t row, uint8_t *flips) {
+    int64_t y = (int64_t)s->y0 + ((int64_t)row << s->shift);
+    memset(flips, 0, (size_t)s->gx + 1);
+    /* Edges straddling y overlap the cells of row `row` (one end above y, the other at or below it): scan them. */
+    uint32_t r = row < s->gy ? row : s->gy - 1;
+    for (uint32_t col = 0; col < s->gx; col++) {
+        uint32_t cell = r * s->gx + col;
+        for (uint32_t k = s->cell_start[cell]; k < s->cell_start[cell + 1]; k++) {
+            uint32_t e = s->cell_edges[k];
+            gf_point a = s->vertices[e], b = s->vertices[e + 1];
+            if (!gf__straddles_y(a, b, y)) continue;
+            /* Count the edge once: in the first cell of this row that lists it. */
+            int64_t lon_lo, lon_hi, lat_lo, lat_hi;
+            gf__edge_box(s, e, &lon_lo, &lon_hi, &lat_lo, &lat_hi);
+            if (col != gf__cell_col(s, lon_lo)) continue;
+            /* The corners east_of holds for form a prefix 0 .. k-1: binary search for k. */
+            uint32_t lo = 0, hi = s->gx + 1;
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (gf__east_of(a, b, (int64_t)s->x0 + ((int64_t)mid << s->shift), y)) lo = mid + 1;
+                else hi = mid;
+            }
+            flips[lo] ^= 1u;  /* corners 0 .. lo-1 flip: recorded at lo, summed from the east */
+        }
+    }
+}
+
+gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
+                          uint32_t half_width_mm, gf__shape **out, size_t *bytes) {
+    *out = NULL;
+    uint32_t total = ring_ends[ring_count - 1];
+    gf__shape *s = calloc(1, sizeof *s);
+    if (s == NULL) return GF_ERR_NOMEM;
+    s->half_width_mm = half_width_mm;
+    s->ring_count = ring_count;
+    /* Each polygon ring is closed by repeating its first vertex; a corridor's path is kept as given. */
+    s->vertex_count = half_width_mm == 0 ? total + ring_count : total;
+    s->vertices = malloc((size_t)s->vertex_count * sizeof *s->vertices);
+    s->ring_end_bits = calloc(((size_t)s->vertex_count + 63) / 64, sizeof *s->ring_end_bits);
+    if (s->vertices == NULL || s->ring_end_bits == NULL) {
+        gf__shape_free(s);
+        return GF_ERR_NOMEM;
+    }
+    uint32_t at = 0, start = 0;
+    for (uint32_t r = 0; r < ring_count; r++) {
+        for (uint32_t v = start; v < ring_ends[r]; v++) s->vertices[at++] = vertices[v];
+        if (half_width_mm == 0) s->vertices[at++] = vertices[start];
+        s->ring_end_bits[(at - 1) >> 6] |= (uint64_t)1 << ((at - 1) & 63);  /* no edge from a ring's last vertex */
+        start = ring_ends[r];
+    }
+
+    /* The box, and the grid over it: origin one unit south-west of every vertex (so the first corner of each row
+     * is outside), square cells, about one per edge. */
+    int64_t lon_lo = INT64_MAX, lon_hi = INT64_MIN, lat_lo = INT64_MAX, lat_hi = INT64_MIN;
+    uint32_t edges = 0;
+    for (uint32_t i = 0; i + 1 < s->vertex_count; i++) {
+        if (!gf__is_edge(s, i)) continue;
+        edges++;
+        int64_t a, b, c, d;
+        gf__edge_box(s, i, &a, &b, &c, &d);
+        if (a < lon_lo) lon_lo = a;
+        if (b > lon_hi) lon_hi = b;
+        if (c < lat_lo) lat_lo = c;
+        if (d > lat_hi) lat_hi = d;
+    }
+    if (edges == 0 || lon_lo < -GF_LON_MAX_E7 || lon_hi > GF_LON_MAX_E7 || lon_hi - lon_lo > GF_LON_MAX_E7) {
+        /* No edge of non-zero length, or the shape (with its half-width) reaches across +-180 deg or spans more
+         * than half the globe: its edges would be ambiguous. */
+        gf__shape_free(s);
+        return GF_ERR_SHAPE;
+    }
+    s->edge_count = edges;
+    s->x0 = lon_lo - 1;
+    s->y0 = lat_lo - 1;
+    int64_t width = lon_hi - s->x0 + 1, height = lat_hi - s->y0 + 1;
+    uint32_t shift = 0;
+    while ((((width - 1) >> shift) + 1) * (((height - 1) >> shift) + 1) > (int64_t)(edges < 4 ? 4 : edges)) shift++;
+    s->shift = shift;
+    s->gx = (uint32_t)(((width - 1) >> shift) + 1);
+    s->gy = (uint32_t)(((height - 1) >> shift) + 1);
+    uint64_t cells = (uint64_t)s->gx * s->gy;
+
+    /* Edge lists per cell, in two passes (count, then fill): compressed rows. */
+    s->cell_start = calloc((size_t)cells + 1, sizeof *s->cell_start);
+    if (s->cell_start == NULL) {
+        gf__shape_free(s);
+        return GF_ERR_NOMEM;
+    }
+    uint64_t entries = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i + 1 < s->vertex_count; i++) {
+            if (!gf__is_edge(s, i)) continue;
+            int64_t a, b, c, d;
+            gf__edge_box(s, i, &a, &b, &c, &d);
+            for (uint32_t row = gf__cell_row(s, c); row <= gf__cell_row(s, d); row++)
+                for (uint32_t col = gf__cell_col(s, a); col <= gf__cell_col(s, b); col++) {
+                    uint64_t cell = (uint64_t)row * s->gx + col;
+                    if (pass == 0) s->cell_start[cell + 1]++;
+                    else s->cell_edges[s->cell_start[cell] + s->fill[cell]++] = i;
+                }
+        }
+        if (pass == 0) {
+            for (uint64_t c = 0; c < cells; c++) s->cell_start[c + 1] += s->cell_start[c];
+            entries = s->cell_start[cells];
+            if (entries > UINT32_MAX / 2) {
+                gf__shape_free(s);
+                return GF_ERR_SHAPE;
+            }
+            s->cell_edges = malloc((size_t)(entries == 0 ? 1 : entries) * sizeof *s->cell_edges);
+            s->fill = calloc((size_t)cells, sizeof *s->fill);
+            if (s->cell_edges == NULL || s->fill == NULL) {
+                free(s->fill);
+                s->fill = NULL;
+                gf__shape_free(s);
+                return GF_ERR_NOMEM;
+            }
+        }
+    }
+    free(s->fill);
+    s->fill = NULL;
+
+    /* Polygon: the inside bit of every cell's south-west corner, row line by row line. */
+    if (half_width_mm == 0) {
+        s->corner_bits = calloc(((size_t)cells + 63) / 64, sizeof *s->corner_bits);
+        uint8_t *flips = malloc((size_t)s->gx + 1);
+        if (s->corner_bits == NULL || flips == NULL) {
+            free(flips);
+            gf__shape_free(s);
+            return GF_ERR_NOMEM;
+        }
+        for (uint32_t row = 0; row < s->gy; row++) {
+            gf__row_corners(s, row, flips);
+            /* Corner col is flipped by the edges met east of it: those recorded at col + 1 .. gx. */
+            uint8_t inside = 0;
+            for (uint32_t col = s->gx; col-- > 0;) {
+                inside ^= flips[col + 1];
+                if (inside) {
+                    uint64_t cell = (uint64_t)row * s->gx + col;
+                    s->corner_bits[cell >> 6] |= (uint64_t)1 << (cell & 63);
+                }
+            }
+        }
+        free(flips);
+    }
+
+    /* Local frame scales per latitude band over the box. */
+    s->band_lat0 = (int32_t)((s->y0 >> GF__BAND_SHIFT) * ((int64_t)1 << GF__BAND_SHIFT));  /* floor to a band */
+    s->band_count = (uint32_t)(((lat_hi - s->band_lat0) >> GF__BAND_SHIFT) + 1);
+    s->scales = malloc((size_t)s->band_count * 2 * sizeof *s->scales);
+    if (s->scales == NULL) {
+        gf__shape_free(s);
+        return GF_ERR_NOMEM;
+    }
+    for (uint32_t band = 0; band < s->band_count; band++) {
+        int64_t mid = (int64_t)s->band_lat0 + ((int64_t)band << GF__BAND_SHIFT) + (1 << (GF__BAND_SHIFT - 1));
+        if (mid > GF_LAT_MAX_E7) mid = GF_LAT_MAX_E7;
+        gf__scales_at((int32_t)mid, &s->scales[2 * band], &s->scales[2 * band + 1]);
+    }
+
+    /* The index box: the vertices' box (corridors: grown by W), plus the core's slack. */
+    gf_point sw = {(int32_t)(lat_lo < -GF_LAT_MAX_E7 ? -GF_LAT_MAX_E7 : lat_lo), 0};
+    gf__box slack = gf__box_around(sw, 50);
+    int64_t lat_slack = (int64_t)slack.lat_hi - slack.lat_lo, lon_slack = slack.u_hi - slack.u_lo;
+    int64_t box_lat_lo = lat_lo - lat_slack, box_lat_hi = lat_hi + lat_slack;
+    if (box_lat_lo < -GF_LAT_MAX_E7) box_lat_lo = -GF_LAT_MAX_E7;
+    if (box_lat_hi > GF_LAT_MAX_E7) box_lat_hi = GF_LAT_MAX_E7;
+    s->box.lat_lo = (uint32_t)(box_lat_lo + GF_LAT_MAX_E7);
+    s->box.lat_hi = (uint32_t)(box_lat_hi + GF_LAT_MAX_E7);
+    int64_t u_lo = lon_lo - lon_slack - 2 + GF_LON_MAX_E7, u_hi = lon_hi + lon_slack + 2 + GF_LON_MAX_E7;
+    s->box.full_lon = u_hi - u_lo >= GF__LON_SPAN_E7 - 1;
+    if (s->box.full_lon) {
+        u_lo = 0;
+        u_hi = GF__LON_SPAN_E7 - 1;
+    } else if (u_lo < 0) {
+        u_lo += GF__LON_SPAN_E7;
+        u_hi += GF__LON_SPAN_E7;
+    } else if (u_lo >= GF__LON_SPAN_E7) {
+        u_lo -= GF__LON_SPAN_E7;
+        u_hi -= GF__LON_SPAN_E7;
+    }
+    s->box.u_lo = u_lo;
+    s->box.u_hi = u_hi;
+
+    s->bytes = sizeof *s + (size_t)s->vertex_count * sizeof *s->vertices
+             + ((size_t)s->vertex_count + 63) / 64 * sizeof *s->ring_end_bits
+             + ((size_t)cells + 1) * sizeof *s->cell_start + (size_t)entries * sizeof *s->cell_edges
+             + (half_width_mm == 0 ? ((size_t)cells + 63) / 64 * sizeof *s->corner_bits : 0)
+             + (size_t)s->band_count * 2 * sizeof *s->scales;
+    *bytes += s->bytes;
+    *out = s;
+    return GF_OK;
+}
+
+/* ---- The per-fix test ---- */
+
+static int gf__corner_inside(const gf__shape *s, uint64_t cell) {
+    return (int)(s->corner_bits[cell >> 6] >> (cell & 63) & 1u);
+}
+
+/* Even-odd inside test of a polygon for a fix in its grid (see THE EDGE GRID). */
+static int gf__polygon_contains(const gf__shape *s, gf_point fix) {
+    int64_t fx = fix.lon, fy = fix.lat;
+    if (fx < s->x0 || fy < s->y0 || fx >= s->x0 + ((int64_t)s->gx << s->shift)
+        || fy >= s->y0 + ((int64_t)s->gy << s->shift))
+        return 0;  /* outside the grid, which holds every vertex */
+    uint32_t col = (uint32_t)((fx - s->x0) >> s->shift), row = (uint32_t)((fy - s->y0) >> s->shift);
+    uint64_t cell = (uint64_t)row * s->gx + col;
+    int64_t cx = s->x0 + ((int64_t)col << s->shift), cy = s->y0 + ((int64_t)row << s->shift);
+    int inside = gf__corner_inside(s, cell);
+    for (uint32_t k = s->cell_start[cell]; k < s->cell_start[cell + 1]; k++) {
+        uint32_t e = s->cell_edges[k];
+        gf_point a = s->vertices[e], b = s->vertices[e + 1];
+        /* Leg 1: along y = cy from the corner east to fx. */
+        if (gf__straddles_y(a, b, cy) && gf__east_of(a, b, cx, cy) && !gf__east_of(a, b, fx, cy)) inside ^= 1;
+        /* Leg 2: along x = fx from cy north to fy. */
+        if (gf__straddles_x(a, b, fx) && gf__north_of(a, b, fx, cy) && !gf__north_of(a, b, fx, fy)) inside ^= 1;
+    }
+    return inside;
+}
+
+/* d * t for t = t32 / 2^32 in [0, 1], rounded, with |d| < 2^46: the product split so that it stays in 64 bits and t
+ * keeps all 32 bits (on a 100 km edge, 16 bits of t would be 1.5 m). */
+static int64_t gf__scale_by_t(int64_t d, uint64_t t32) {
+    int64_t hi = d * (int64_t)(t32 >> 16), lo = (d * (int64_t)(t32 & 0xFFFF)) >> 16;
+    return (hi + lo + (1 << 15)) >> 16;
+}
+
+/* a + (b - a) * t on e7. */
+static int32_t gf__lerp(int32_t a, int32_t b, uint64_t t32) {
+    return (int32_t)(a + gf__scale_by_t((int64_t)b - a, t32));
+}
+
+/* Distance state of one fix against one shape. */
+typedef struct gf__nearest {
+    gf_point fix;
+    gf__ecef fix_ecef;
+    int64_t s_lat, s_lon;   /* scales at the fix: q per GF__SCALE_STEP e7 */
+    int64_t best_local;     /* smallest local-frame distance so far, in q (INT64_MAX: none) */
+    int64_t best_mm;        /* smallest exact distance so far, in mm */
+} gf__nearest;
+
+/* The foot of the fix on edge i (nearest point in the local frame), and the exact distance to it when the local
+ * distance is close enough to the best so far to matter. */
+static void gf__consider_edge(const gf__shape *s, uint32_t i, gf__nearest *n) {
+    gf_point a = s->vertices[i], b = s->vertices[i + 1];
+    /* Local frame in q: x = dlon * s_lon / 2^16, y = dlat * s_lat / 2^16 (|d| <= 3.6e9, scale <= 1.9e5: < 2^60). */
+    int64_t ax = ((int64_t)a.lon - n->fix.lon) * n->s_lon / GF__SCALE_STEP;
+    int64_t ay = ((int64_t)a.lat - n->fix.lat) * n->s_lat / GF__SCALE_STEP;
+    int64_t dx = ((int64_t)b.lon - a.lon) * n->s_lon / GF__SCALE_STEP;
+    int64_t dy = ((int64_t)b.lat - a.lat) * n->s_lat / GF__SCALE_STEP;
+    /* Scale the vectors down until every product below fits (components < 2^29). */
+    int64_t big = 0;
+    int64_t parts[4] = {ax, ay, dx, dy};
+    for (int k = 0; k < 4; k++) {
+        int64_t v = parts[k] < 0 ? -parts[k] : parts[k];
+        if (v > big) big = v;
+    }
+    unsigned down = 0;
+    while ((big >> down) >= ((int64_t)1 << 29)) down++;
+    int64_t sax = ax >> down, say = ay >> down, sdx = dx >> down, sdy = dy >> down;
+    int64_t len2 = sdx * sdx + sdy * sdy;
+    int64_t dot = -(sax * sdx + say * sdy);  /* (fix - a) . (b - a) */
+    uint64_t t32;
+    if (len2 == 0 || dot <= 0) t32 = 0;
+    else if (dot >= len2) t32 = (uint64_t)1 << 32;
+    else {
+        /* dot < len2 < 2^59: shift both down so that dot << 32 fits. */
+        unsigned k = 0;
+        while ((dot >> k) >= ((int64_t)1 << 31)) k++;
+        int64_t den = len2 >> k;
+        t32 = den == 0 ? 0 : ((uint64_t)(dot >> k) << 32) / (uint64_t)den;
+        if (t32 > ((uint64_t)1 << 32)) t32 = (uint64_t)1 << 32;
+    }
+    /* Local distance to the foot (q), to skip the exact measure of edges clearly farther than the best. */
+    int64_t fx = ax + gf__scale_by_t(dx, t32);  /* |dx| < 2^34 */
+    int64_t fy = ay + gf__scale_by_t(dy, t32);
+    int64_t fax = fx < 0 ? -fx : fx, fay = fy < 0 ? -fy : fy;
+    int64_t local = fax > fay ? fax + fay / 2 : fay + fax / 2;  /* within 12 % of the Euclidean length */
+    if (n->best_local != INT64_MAX && local > n->best_local + n->best_local / 4 + 64) return;
+    if (n->best_local == INT64_MAX || local < n->best_local) n->best_local = local;
+
+    gf_point foot = {gf__lerp(a.lat, b.lat, t32), gf__lerp(a.lon, b.lon, t32)};
+    int64_t mm = gf__arc_mm(gf__chord2(n->fix_ecef, gf__ecef_of(foot)));
+    if (mm < n->best_mm) n->best_mm = mm;
+}
+
+int gf__shape_test(const gf__shape *s, gf_point fix, const gf__ecef *fix_ecef, uint32_t margin_mm,
+                   int64_t *distance_mm) {
+    int inside = s->half_width_mm == 0 ? gf__polygon_contains(s, fix) : 0;
+
+    /* The cells to search: those the query box (fix +- margin) overlaps, and at least the fix's cell and its
+     * neighbours, so that an inside fix's distance is exact within a cell of the boundary. */
+    gf__box box = gf__box_around(fix, (uint64_t)margin_mm + 50);
+    int64_t lon_lo = box.full_lon ? -GF_LON_MAX_E7 : (int64_t)box.u_lo - GF_LON_MAX_E7;
+    int64_t lon_hi = box.full_lon ? GF_LON_MAX_E7 : box.u_hi - GF_LON_MAX_E7;
+    int64_t lat_lo = (int64_t)box.lat_lo - GF_LAT_MAX_E7, lat_hi = (int64_t)box.lat_hi - GF_LAT_MAX_E7;
+    int64_t side = (int64_t)1 << s->shift;
+    if (lon_lo > fix.lon - side) lon_lo = fix.lon - side;
+    if (lon_hi < fix.lon + side) lon_hi = fix.lon + side;
+    if (lat_lo > fix.lat - side) lat_lo = fix.lat - side;
+    if (lat_hi < fix.lat + side) lat_hi = fix.lat + side;
+
+    gf__nearest n;
+    n.fix = fix;
+    n.fix_ecef = *fix_ecef;
+    int64_t band = ((int64_t)fix.lat - s->band_lat0) >> GF__BAND_SHIFT;
+    if (band < 0) band = 0;
+    if (band >= s->band_count) band = s->band_count - 1;
+    n.s_lat = s->scales[2 * band];
+    n.s_lon = s->scales[2 * band + 1];
+    n.best_local = INT64_MAX;
+    n.best_mm = INT64_MAX;
+    int64_t grid_east = s->x0 + ((int64_t)s->gx << s->shift), grid_north = s->y0 + ((int64_t)s->gy << s->shift);
+    if (lon_hi >= s->x0 && lon_lo < grid_east && lat_hi >= s->y0 && lat_lo < grid_north) {
+        for (uint32_t row = gf__cell_row(s, lat_lo); row <= gf__cell_row(s, lat_hi); row++)
+            for (uint32_t col = gf__cell_col(s, lon_lo); col <= gf__cell_col(s, lon_hi); col++) {
+                uint64_t cell = (uint64_t)row * s->gx + col;
+                for (uint32_t k = s->cell_start[cell]; k < s->cell_start[cell + 1]; k++)
+                    gf__consider_edge(s, s->cell_edges[k], &n);
+            }
+    }
+    /* How far the search reached for sure: the distance from the fix to the nearest side of the searched area that
+     * is not the grid's own edge (beyond which there are no edges), as a lower bound in mm. */
+    int64_t reach_e7 = INT64_MAX;
+    if (lon_lo > s->x0) reach_e7 = (int64_t)fix.lon - lon_lo;
+    if (lon_hi < grid_east && lon_hi - fix.lon < reach_e7) reach_e7 = lon_hi - fix.lon;
+    if (lat_lo > s->y0 && (int64_t)fix.lat - lat_lo < reach_e7) reach_e7 = (int64_t)fix.lat - lat_lo;
+    if (lat_hi < grid_north && lat_hi - fix.lat < reach_e7) reach_e7 = lat_hi - fix.lat;
+    int64_t reach_mm = INT64_MAX;
+    if (reach_e7 != INT64_MAX) {
+        /* mm per e7 >= 2^24 / lon_per_mm (longitude, the smaller of the two scales) at the search's poleward edge. */
+        int64_t pole = lat_hi > -lat_lo ? lat_hi : -lat_lo;
+        uint32_t deg = (uint32_t)((pole + GF_E7_PER_DEGREE / 2) / GF_E7_PER_DEGREE);
+        int64_t per_mm = deg > 90 ? 0 : gf__lon_per_mm_table[deg];
+        reach_mm = per_mm == 0 ? 0 : (reach_e7 << 24) / per_mm;
+    }
+
+    int64_t boundary_mm = n.best_mm < reach_mm ? n.best_mm : reach_mm;  /* a lower bound when nothing was found */
+    if (s->half_width_mm != 0) {
+        if (n.best_mm == INT64_MAX) return 0;  /* no edge within reach: outside by more than the margin */
+        *distance_mm = n.best_mm - (int64_t)s->half_width_mm;
+        return *distance_mm <= (int64_t)margin_mm;
+    }
+    if (inside) {
+        if (boundary_mm > INT32_MAX) boundary_mm = INT32_MAX;
+        *distance_mm = -boundary_mm;
+        return 1;
+    }
+    if (n.best_mm == INT64_MAX || n.best_mm > (int64_t)margin_mm) return 0;
+    *distance_mm = n.best_mm;
+    return 1;
+}
