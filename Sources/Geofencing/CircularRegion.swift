@@ -17,10 +17,18 @@ public struct CircularRegion: Sendable, Hashable, CustomStringConvertible {
     /// Metres a fix must be past the boundary to change the state; nil uses the monitor's default
     /// (`MonitorConfiguration.hysteresis(forRadius:)`).
     public var hysteresis: Double?
+    /// When set, an `approach` event before the vehicle enters (see `ApproachAlarm`); nil: none (the regions without
+    /// an alarm cost the monitor nothing extra per fix).
+    public var approach: ApproachAlarm? = nil
+    /// The datum the centre was given in. `center` is always WGS-84 (converted when the region was made, see
+    /// `init(center:in:radius:identifier:...)`); this is kept so that exports (`geofence fences export`, the fence
+    /// file writers) can give the centre back in the datum it came in, as `sourceCenter`. The monitor ignores it.
+    public var sourceDatum: Datum = .wgs84
 
     public init(
         center: Coordinate, radius: Double, identifier: String,
-        notifyOnEntry: Bool = true, notifyOnExit: Bool = true, dwellTime: Double? = nil, hysteresis: Double? = nil
+        notifyOnEntry: Bool = true, notifyOnExit: Bool = true, dwellTime: Double? = nil, hysteresis: Double? = nil,
+        approach: ApproachAlarm? = nil
     ) {
         self.center = center
         self.radius = radius
@@ -29,7 +37,23 @@ public struct CircularRegion: Sendable, Hashable, CustomStringConvertible {
         self.notifyOnExit = notifyOnExit
         self.dwellTime = dwellTime
         self.hysteresis = hysteresis
+        self.approach = approach
     }
+
+    /// A region whose centre is given in `datum`: the centre is converted to WGS-84 now (see `Datum` for each
+    /// conversion's accuracy) and `sourceDatum` remembers `datum`.
+    public init(
+        center: Coordinate, in datum: Datum, radius: Double, identifier: String,
+        notifyOnEntry: Bool = true, notifyOnExit: Bool = true, dwellTime: Double? = nil, hysteresis: Double? = nil
+    ) {
+        self.init(center: datum.toWGS84(center), radius: radius, identifier: identifier, notifyOnEntry: notifyOnEntry,
+                  notifyOnExit: notifyOnExit, dwellTime: dwellTime, hysteresis: hysteresis)
+        sourceDatum = datum
+    }
+
+    /// The centre in `sourceDatum`, for exports: `center` converted back (within the round-trip bound of the datum:
+    /// 0.2 mm for GCJ-02, 1e-8 m for Tokyo; exact for WGS-84).
+    public var sourceCenter: Coordinate { sourceDatum.fromWGS84(center) }
 
     public var description: String { "\(identifier) \(center) r=\(radius) m" }
 }

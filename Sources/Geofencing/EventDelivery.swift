@@ -87,6 +87,7 @@ final class EventDelivery: Sendable {
             case .enter: delegate.regionMonitor(monitor, didEnterRegion: region, event: regionEvent)
             case .exit: delegate.regionMonitor(monitor, didExitRegion: region, event: regionEvent)
             case .dwell: delegate.regionMonitor(monitor, didDwellIn: region, event: regionEvent)
+            case .approach: delegate.regionMonitor(monitor, didApproach: region, event: regionEvent)
             case .determined:
                 delegate.regionMonitor(monitor, didDetermineState: regionEvent.state, for: region, event: regionEvent)
             }

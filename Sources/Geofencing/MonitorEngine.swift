@@ -43,7 +43,10 @@ struct RegionRecord {
 ///   `maximumInterpolationSpeed`, a region outside at both, and the segment between them passing at least the
 ///   threshold inside: an enter and an exit, interpolated.
 /// - A region with a dwell time: one dwell event once inside for that long.
-/// Work per fix: the core's query (fences near the fix), the regions inside, the regions not yet determined.
+/// - A region with an approach alarm: one approach event when the vehicle's straight line reaches it within the
+///   alarm's lead time (`ApproachTracker`, `RegionEvent.Kind.approach`).
+/// Work per fix: the core's query (fences near the fix), the regions inside, the regions not yet determined; with
+/// approach alarms, the tracker's own query of the regions that have one.
 final class MonitorEngine {
     let configuration: MonitorConfiguration
     private let table: CoreFenceTable
@@ -53,6 +56,7 @@ final class MonitorEngine {
     private var undetermined = SlotList()
     private var dwelling = SlotList()  // inside, with a dwell time, not yet reported
     private var requested = SlotList()  // requestState(for:) before any usable fix
+    private let approach: ApproachTracker
     private var fixNumber: UInt64 = 0
     private var lastUsable: (fix: Fix, point: gf_point)?
     private var lastObservation: Date?
@@ -66,6 +70,7 @@ final class MonitorEngine {
         }
         self.configuration = configuration
         self.table = try CoreFenceTable(capacity: configuration.capacity)
+        self.approach = ApproachTracker(capacity: configuration.capacity)
         self.nextSequence = configuration.firstSequence
     }
 
@@ -85,6 +90,15 @@ final class MonitorEngine {
             // Replacement keeps the state: the next fix judges the new shape with the usual hysteresis, so a
             // vehicle the new shape still contains sees no exit and enter.
             try table.move(record.handle, center: center, radiusMillimetres: radiusMillimetres)
+            do throws(RegionMonitorError) {
+                try approach.update(
+                    regionSlot: slot, region: region, center: center, radiusMillimetres: radiusMillimetres)
+            } catch {
+                // Out of memory in the alarm table: put the fence back where it was (a move back to a shape the
+                // table held a moment ago), so that a failure changes nothing.
+                try? table.move(record.handle, center: record.center, radiusMillimetres: record.radiusMillimetres)
+                throw error
+            }
             record.region = region
             record.center = center
             record.radiusMillimetres = radiusMillimetres
@@ -94,6 +108,13 @@ final class MonitorEngine {
         } else {
             let handle = try table.add(center: center, radiusMillimetres: radiusMillimetres)
             let slot = Int(handle & 0xFF_FFFF)
+            do throws(RegionMonitorError) {
+                try approach.update(
+                    regionSlot: slot, region: region, center: center, radiusMillimetres: radiusMillimetres)
+            } catch {
+                table.remove(handle)
+                throw error
+            }
             if slot >= records.count { records.append(contentsOf: repeatElement(nil, count: slot - records.count + 1)) }
             records[slot] = RegionRecord(
                 region: region, handle: handle, center: center, radiusMillimetres: radiusMillimetres,
@@ -123,6 +144,7 @@ final class MonitorEngine {
     func stop(identifier: String) {
         guard let slot = slotByIdentifier.removeValue(forKey: identifier), let record = records[slot] else { return }
         table.remove(record.handle)
+        approach.remove(regionSlot: slot)
         records[slot] = nil
         inside.remove(slot)
         undetermined.remove(slot)
@@ -154,6 +176,7 @@ final class MonitorEngine {
         else { throw .invalidRadius(region.radius) }
         if let h = region.hysteresis, !(h.isFinite && h >= 0) { throw .invalidHysteresis(h) }
         if let t = region.dwellTime, !(t.isFinite && t >= 0) { throw .invalidDwellTime(t) }
+        if let problem = region.approach?.problem { throw problem }
         return (center, UInt32((region.radius * 1000).rounded()))
     }
 
@@ -195,6 +218,7 @@ final class MonitorEngine {
             judgeUnseen(undetermined.slots[index], at: point, fix: fix, accuracy: accuracy)
             index = min(index - 1, undetermined.count - 1)
         }
+        if approach.isActive { reportApproaches(at: fix, point: point) }
         reportDwells(at: fix, point: point)
         answerRequests(at: fix, point: point)
         lastUsable = (fix, point)
@@ -319,6 +343,7 @@ final class MonitorEngine {
                         center: record.region.center, radius: radius, depth: depth,
                         from: start.fix.coordinate, to: end.fix.coordinate) else { continue }
                 records[slot]!.eventAtFix = fixNumber
+                if approach.isActive { approach.entered(regionSlot: slot) }
                 if record.region.notifyOnEntry {
                     crossings.append((start.fix.timestamp + pass.entry * duration, slot, .enter, pass.entry))
                 }
@@ -334,6 +359,15 @@ final class MonitorEngine {
             let point = SegmentPass.point(at: crossing.fraction, from: start.fix.coordinate, to: end.fix.coordinate)
             emit(crossing.kind, crossing.slot, state: crossing.kind == .enter ? .inside : .outside,
                  time: crossing.time, at: point, distance: 0, interpolated: true)
+        }
+    }
+
+    /// Approach events of this fix, after its transitions (so an enter at this fix has already spent the alarm).
+    private func reportApproaches(at fix: Fix, point: gf_point) {
+        let firings = approach.observe(fix, at: point) { slot in records[slot]!.state }
+        for firing in firings {
+            emit(.approach, firing.regionSlot, state: .outside, time: fix.timestamp, at: fix.coordinate,
+                 distance: firing.distance)
         }
     }
 
@@ -372,6 +406,7 @@ final class MonitorEngine {
             inside.insert(slot)
             undetermined.remove(slot)
             records[slot]!.insideSince = time
+            if approach.isActive { approach.entered(regionSlot: slot) }
         case .outside:
             inside.remove(slot)
             undetermined.remove(slot)
@@ -398,7 +433,8 @@ final class MonitorEngine {
         _ kind: RegionEvent.Kind, _ slot: Int, state: RegionState, time: Date, at coordinate: Coordinate,
         distance: Double?, inferred: Bool = false, interpolated: Bool = false
     ) {
-        records[slot]!.eventAtFix = fixNumber
+        // An approach reports no state: it neither stands for this fix's transition nor answers a state request.
+        if kind != .approach { records[slot]!.eventAtFix = fixNumber }
         let event = RegionEvent(
             sequence: nextSequence, kind: kind, region: records[slot]!.region, state: state, time: time,
             coordinate: coordinate, distance: distance, inferred: inferred, interpolated: interpolated)

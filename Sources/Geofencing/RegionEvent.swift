@@ -1,6 +1,6 @@
 import Foundation
 
-/// Something that happened to a region: a transition, a dwell, or a state determination.
+/// Something that happened to a region: a transition, a dwell, an approach, or a state determination.
 ///
 /// Events are numbered from `MonitorConfiguration.firstSequence` upwards without gaps, in the order they are
 /// delivered, so a consumer that receives one twice (at-least-once delivery) can drop the repeat.
@@ -14,6 +14,19 @@ public struct RegionEvent: Sendable, Hashable {
         case dwell
         /// The state was determined (after start, after an outage, on request) or became unknown (an outage).
         case determined
+        /// The vehicle is about to enter a region with an `ApproachAlarm`: at this fix the estimated time to reach
+        /// the boundary dropped to the alarm's lead time. The state stays outside; `time` is the fix's time,
+        /// `distance` the fix's (positive) distance from the boundary.
+        ///
+        /// Once per approach: it fires when, at a usable fix, the region's state is outside, the fix is outside the
+        /// boundary (and within the alarm's `maximumDistance`, if set), the vehicle moves at least 2 m/s on a steady
+        /// course, and its straight line at the current velocity reaches the circle within the lead time (to the
+        /// nearest fix: up to half a fix interval early). Then it is spent until the vehicle has not been approaching
+        /// the region (heading away, passing by, stopped, turning) for 10 s of GNSS time while outside; entering the
+        /// region spends it too, so an enter without an earlier approach is never followed by a late one. Unusable
+        /// fixes and outages count for nothing (no fix, no estimate), and a region whose state is unknown is never
+        /// approached.
+        case approach
     }
 
     /// Position in the monitor's event order, without gaps.
@@ -42,7 +55,7 @@ public struct RegionEvent: Sendable, Hashable {
 
 /// Everything the monitor tells its delegate and its event streams, in one order.
 public enum MonitorEvent: Sendable, Hashable {
-    /// A region event (enter, exit, dwell, determined).
+    /// A region event (enter, exit, dwell, approach, determined).
     case region(RegionEvent)
     /// `startMonitoring(for:)` accepted the region (also when it replaced one with the same identifier).
     case didStartMonitoring(CircularRegion)

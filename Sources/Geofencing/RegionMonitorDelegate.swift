@@ -8,6 +8,8 @@ public protocol RegionMonitorDelegate: AnyObject, Sendable {
     func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: CircularRegion, event: RegionEvent)
     func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: CircularRegion, event: RegionEvent)
     func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: CircularRegion, event: RegionEvent)
+    /// The vehicle will reach the region's boundary in about its approach alarm's lead time (`.approach`).
+    func regionMonitor(_ monitor: RegionMonitor, didApproach region: CircularRegion, event: RegionEvent)
     func regionMonitor(
         _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: CircularRegion, event: RegionEvent)
     func regionMonitor(_ monitor: RegionMonitor, didStartMonitoringFor region: CircularRegion)
@@ -19,6 +21,7 @@ extension RegionMonitorDelegate {
     public func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: CircularRegion, event: RegionEvent) {}
     public func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: CircularRegion, event: RegionEvent) {}
     public func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: CircularRegion, event: RegionEvent) {}
+    public func regionMonitor(_ monitor: RegionMonitor, didApproach region: CircularRegion, event: RegionEvent) {}
     public func regionMonitor(
         _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: CircularRegion, event: RegionEvent
     ) {}

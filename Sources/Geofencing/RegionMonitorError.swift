@@ -13,6 +13,10 @@ public enum RegionMonitorError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidHysteresis(Double)
     /// The dwell time is negative or not a number.
     case invalidDwellTime(Double)
+    /// The approach alarm's lead time is not a number in 0 < T <= `ApproachAlarm.maximumLeadTime` (300 s).
+    case invalidApproachLeadTime(Double)
+    /// The approach alarm's distance limit is not a number in 0 < d <= `ApproachAlarm.maximumDistanceLimit` (50 km).
+    case invalidApproachDistance(Double)
     /// The monitor already holds its configured capacity of regions.
     case capacityReached(Int)
     /// The core could not allocate memory.
@@ -29,6 +33,11 @@ public enum RegionMonitorError: Error, Sendable, Hashable, CustomStringConvertib
         case .invalidRadius(let r): "the region radius \(r) m is outside 1 m ... 50000 m"
         case .invalidHysteresis(let h): "the hysteresis \(h) m is negative or not a number"
         case .invalidDwellTime(let t): "the dwell time \(t) s is negative or not a number"
+        case .invalidApproachLeadTime(let t):
+            "the approach alarm's lead time \(t) s is outside 0 s < T <= \(Int(ApproachAlarm.maximumLeadTime)) s"
+        case .invalidApproachDistance(let d):
+            "the approach alarm's maximum distance \(d) m is outside 0 m < d <= "
+                + "\(Int(ApproachAlarm.maximumDistanceLimit)) m"
         case .capacityReached(let n): "the monitor already holds its capacity of \(n) regions"
         case .outOfMemory: "out of memory"
         case .duplicateIdentifier(let identifier): "two regions share the identifier \"\(identifier)\""

@@ -13,7 +13,7 @@ public enum GeofenceCLI {
 
     static let commands: [Command] = [
         DemoCommand.command, ReplayCommand.command, QueryCommand.command, RunCommand.command,
-        FencesCommand.command, MapCommand.command, SimulateCommand.command,
+        FencesCommand.command, MapCommand.command, SimulateCommand.command, ConvertCommand.command,
     ]
 
     /// Runs the command line (without the program name) and returns the exit status.

@@ -53,6 +53,7 @@ public struct EventRecord: Sendable, Hashable, Codable {
         case .enter: kind = .enter
         case .exit: kind = .exit
         case .dwell: kind = .dwell
+        case .approach: kind = .approach
         case .determined: kind = .state
         }
         self.init(

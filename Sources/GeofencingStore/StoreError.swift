@@ -23,6 +23,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case diskFull(path: String)
     /// The file was written by a newer build of geofence, with a schema this build does not know.
     case schemaTooNew(path: String, found: Int32, supported: Int32)
+    /// The file has an older schema version that this build upgrades when it opens the store for writing (in one
+    /// transaction); an open with `readOnly: true` never changes the file, so it cannot read it.
+    case schemaNeedsUpgrade(path: String, found: Int32, current: Int32)
     /// `append` was given events whose sequence numbers do not continue the outbox's (`expected` is the number
     /// the next event must carry, `got` the one it carried). Nothing was written.
     case sequenceGap(path: String, expected: UInt64, got: UInt64)
@@ -40,6 +43,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, _), .notAGeofenceStore(let path, _), .corrupt(let path, _),
              .locked(let path, _), .readOnly(let path, _), .diskFull(let path), .schemaTooNew(let path, _, _),
+             .schemaNeedsUpgrade(let path, _, _),
              .sequenceGap(let path, _, _), .unknownSink(let path, _), .invalidArgument(let path, _),
              .sqlite(let path, _, _, _):
             path
@@ -65,6 +69,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .schemaTooNew(let path, let found, let supported):
             "the store \(path) has schema version \(found), newer than this build's \(supported); use a newer "
                 + "geofence"
+        case .schemaNeedsUpgrade(let path, let found, let current):
+            "the store \(path) has schema version \(found), older than this build's \(current): open it once for "
+                + "writing (e.g. geofence fences import or run) to upgrade it; a read-only open never changes it"
         case .sequenceGap(let path, let expected, let got):
             "the store \(path) expected event \(expected) next but got \(got); nothing was written"
         case .unknownSink(let path, let sink):

@@ -6,7 +6,7 @@ import Geofencing
 enum StoreRows {
     // MARK: Regions
 
-    /// Binds ?1 ... ?8 of `StoreSQL.insertRegion` / `updateRegionDefinition`.
+    /// Binds ?1 ... ?11 of `StoreSQL.insertRegion` / `updateRegionDefinition`.
     static func bindDefinition(_ region: CircularRegion, to statement: Statement) throws(StoreError) {
         try statement.bind(1, region.identifier)
         try statement.bind(2, region.center.latitude)
@@ -16,6 +16,9 @@ enum StoreRows {
         try statement.bind(6, region.notifyOnExit)
         try statement.bind(7, region.dwellTime)
         try statement.bind(8, region.hysteresis)
+        try statement.bind(9, region.sourceDatum.rawValue)
+        try statement.bind(10, region.approach?.leadTime)
+        try statement.bind(11, region.approach?.maximumDistance)
     }
 
     /// Why the store cannot keep `region`, or nil. SQLite would store a NaN as NULL (so the region would come back
@@ -28,18 +31,35 @@ enum StoreRows {
         if region.radius.isNaN { return "region \(name): radius is not a number" }
         if region.dwellTime?.isNaN == true { return "region \(name): dwell time is not a number" }
         if region.hysteresis?.isNaN == true { return "region \(name): hysteresis is not a number" }
+        if let approach = region.approach {
+            /* The columns' CHECK (> 0) would refuse these with a message that names no region. */
+            if !(approach.leadTime > 0) { return "region \(name): approach lead time \(approach.leadTime) s is not > 0" }
+            if let distance = approach.maximumDistance, !(distance > 0) {
+                return "region \(name): approach distance \(distance) m is not > 0"
+            }
+        }
         return nil
     }
 
-    /// Reads a row of `StoreSQL.selectRegions` / `selectRegion` (columns 0 ... 11).
+    /// Reads a row of `StoreSQL.selectRegions` / `selectRegion` (columns 0 ... 14).
     static func region(_ row: Statement, path: String) throws(StoreError) -> StoredRegion {
         let identifier = row.text(0)
-        let definition = CircularRegion(
+        var definition = CircularRegion(
             center: Coordinate(latitude: row.double(1) ?? .nan, longitude: row.double(2) ?? .nan),
             radius: row.double(3) ?? .nan, identifier: identifier,
             notifyOnEntry: row.int64(4) != 0, notifyOnExit: row.int64(5) != 0,
             dwellTime: row.double(6), hysteresis: row.double(7))
         let place = "regions row \(JSONText.quoted(identifier))"
+        let datumText = row.text(12)
+        guard let datum = Datum(rawValue: datumText) else {
+            throw .corrupt(path: path, detail: "\(place) source_datum is \(JSONText.quoted(datumText)), not a datum")
+        }
+        definition.sourceDatum = datum
+        if let leadTime = row.double(13) {
+            definition.approach = ApproachAlarm(leadTime: leadTime, maximumDistance: row.double(14))
+        } else if row.double(14) != nil {
+            throw .corrupt(path: path, detail: "\(place) has approach_distance without approach_seconds")
+        }
         let columns = StoredRegionState(
             state: try state(row.text(8), path: path, where: place + " state"),
             knownState: try state(row.text(9), path: path, where: place + " known_state"),

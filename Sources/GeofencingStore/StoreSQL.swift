@@ -17,11 +17,13 @@ enum StoreSQL {
     /// `PRAGMA application_id` of a geofence store: "GeoF" in ASCII. Tells our file from other SQLite files.
     static let applicationID: Int32 = 0x4765_6F46
     /// `PRAGMA user_version`: the schema version this build writes and reads. Bump it with a migration.
-    static let schemaVersion: Int32 = 1
+    static let schemaVersion: Int32 = 2
     /// The `meta` key of the highest sequence number ever appended (kept when events are pruned).
     static let lastSequenceKey = "last_sequence"
 
-    /// Version 1. Run in one write transaction, with the two pragmas that mark the file as ours.
+    /// The current version (2). Run in one write transaction, with the two pragmas that mark the file as ours.
+    /// Version 1 lacked the columns regions.source_datum, approach_seconds and approach_distance; `migrations`
+    /// adds them to an older file.
     static let createSchema = SQLStatement(
         name: "create schema",
         text: """
@@ -43,7 +45,10 @@ enum StoreSQL {
                 state           TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
                 known_state     TEXT NOT NULL CHECK (known_state IN ('unknown', 'inside', 'outside')),
                 inside_since    REAL,                 -- GNSS time (seconds since 2001); NULL unless inside
-                dwell_reported  INTEGER NOT NULL CHECK (dwell_reported IN (0, 1))
+                dwell_reported  INTEGER NOT NULL CHECK (dwell_reported IN (0, 1)),
+                \(sourceDatumColumn),
+                \(approachSecondsColumn),
+                \(approachDistanceColumn)
             ) STRICT;
 
             -- The outbox. No foreign key to regions: an event outlives the region it concerns.
@@ -71,6 +76,31 @@ enum StoreSQL {
             PRAGMA application_id = \(applicationID);
             PRAGMA user_version = \(schemaVersion);
             """)
+
+    /// Version 2's columns, as both the new schema and the migration from version 1 define them (ALTER TABLE ADD
+    /// COLUMN takes the same definition, with a non-NULL default for the NOT NULL column).
+    /// The datum the centre was given in (`Datum.rawValue`); latitude and longitude stay WGS-84.
+    private static let sourceDatumColumn = "source_datum TEXT NOT NULL DEFAULT 'wgs84' "
+        + "CHECK (source_datum IN ('wgs84', 'gcj02', 'tokyo'))"
+    /// Seconds before the boundary at which the approach alarm fires; NULL: no approach alarm.
+    private static let approachSecondsColumn = "approach_seconds REAL CHECK (approach_seconds > 0)"
+    /// Metres from the boundary below which the approach alarm may fire too; NULL: no distance threshold.
+    private static let approachDistanceColumn = "approach_distance REAL CHECK (approach_distance > 0)"
+
+    /// The steps from each older version to the next, each run in the same write transaction as the others (a
+    /// failure rolls the file back to the version it had): `migrations[v]` takes version v to v + 1, one statement
+    /// per step, so that errors name the step.
+    static let migrations: [Int32: [SQLStatement]] = [
+        1: [
+            SQLStatement(name: "migrate to version 2: add regions.source_datum",
+                         text: "ALTER TABLE regions ADD COLUMN \(sourceDatumColumn)"),
+            SQLStatement(name: "migrate to version 2: add regions.approach_seconds",
+                         text: "ALTER TABLE regions ADD COLUMN \(approachSecondsColumn)"),
+            SQLStatement(name: "migrate to version 2: add regions.approach_distance",
+                         text: "ALTER TABLE regions ADD COLUMN \(approachDistanceColumn)"),
+            SQLStatement(name: "migrate to version 2: set user_version", text: "PRAGMA user_version = 2"),
+        ],
+    ]
 
     // MARK: Opening
 
@@ -100,22 +130,24 @@ enum StoreSQL {
 
     // MARK: Regions
 
-    /// Columns 0 ... 11, as `StoreRows.region` reads them.
+    /// Columns 0 ... 14, as `StoreRows.region` reads them.
     private static let regionColumns = """
         identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit, dwell_time, hysteresis,
-        state, known_state, inside_since, dwell_reported
+        state, known_state, inside_since, dwell_reported, source_datum, approach_seconds, approach_distance
         """
     static let selectRegions = SQLStatement(
         name: "select regions", text: "SELECT \(regionColumns) FROM regions ORDER BY position")
     static let selectRegion = SQLStatement(
         name: "select region", text: "SELECT \(regionColumns) FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 latitude, ?3 longitude, ?4 radius, ?5 notify_on_entry, ?6 notify_on_exit, ?7 dwell_time,
-    /// ?8 hysteresis. The state columns are left as they are.
+    /// ?8 hysteresis, ?9 source_datum, ?10 approach_seconds, ?11 approach_distance. The state columns are left as
+    /// they are.
     static let updateRegionDefinition = SQLStatement(
         name: "update region",
         text: """
             UPDATE regions SET latitude = ?2, longitude = ?3, radius = ?4, notify_on_entry = ?5,
-                notify_on_exit = ?6, dwell_time = ?7, hysteresis = ?8
+                notify_on_exit = ?6, dwell_time = ?7, hysteresis = ?8, source_datum = ?9, approach_seconds = ?10,
+                approach_distance = ?11
             WHERE identifier = ?1
             """)
     /// The same parameters as `updateRegionDefinition`; a new region's state is unknown.
@@ -123,8 +155,9 @@ enum StoreSQL {
         name: "insert region",
         text: """
             INSERT INTO regions (identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit,
-                dwell_time, hysteresis, state, known_state, inside_since, dwell_reported)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'unknown', 'unknown', NULL, 0)
+                dwell_time, hysteresis, source_datum, approach_seconds, approach_distance, state, known_state,
+                inside_since, dwell_reported)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'unknown', 'unknown', NULL, 0)
             """)
     static let deleteRegion = SQLStatement(name: "delete region", text: "DELETE FROM regions WHERE identifier = ?1")
     /// Columns 0 ... 3: state, known_state, inside_since, dwell_reported.

@@ -1,7 +1,9 @@
-/// Opening a store's file: telling ours from others', checking it, creating the schema in a new file.
+/// Opening a store's file: telling ours from others', checking it, creating the schema in a new file, upgrading an
+/// older schema.
 ///
-/// Order matters: everything that could write (the journal mode switch, the schema) comes after the checks, so a
-/// foreign or damaged file is never changed. The connection settings come after the checks too, because
+/// Order matters: everything that could write (the journal mode switch, the schema, a migration) comes after the
+/// checks, so a foreign or damaged file is never changed. A migration runs in one write transaction: a failure
+/// (disk full, a kill) leaves the file at its old version with everything it held. The connection settings come after the checks too, because
 /// `PRAGMA synchronous` reads the schema.
 enum StoreSchema {
     /// What the file's header and schema say it is.
@@ -10,6 +12,8 @@ enum StoreSchema {
         case empty
         /// A geofence store of a schema version this build reads.
         case store
+        /// A geofence store of an older version that `StoreSQL.migrations` upgrades.
+        case older(version: Int32)
         case foreign(reason: String)
         case tooNew(version: Int32)
     }
@@ -26,6 +30,23 @@ enum StoreSchema {
         case .store:
             try quickCheck(connection)
             try configure(connection, readOnly: readOnly)
+        case .older(let version):
+            guard !readOnly else {
+                throw .schemaNeedsUpgrade(path: path, found: version, current: StoreSQL.schemaVersion)
+            }
+            try quickCheck(connection)
+            try configure(connection, readOnly: readOnly)
+            try connection.writeTransaction { () throws(StoreError) in
+                // Another process may have upgraded the file between the check and the write lock.
+                switch try identity(connection) {
+                case .older(let version): try migrate(connection, from: version)
+                case .store: return
+                case .empty: throw .notAGeofenceStore(path: path, reason: "the file was emptied while opening")
+                case .foreign(let reason): throw .notAGeofenceStore(path: path, reason: reason)
+                case .tooNew(let version):
+                    throw .schemaTooNew(path: path, found: version, supported: StoreSQL.schemaVersion)
+                }
+            }
         case .empty:
             if readOnly {
                 throw .notAGeofenceStore(path: path, reason: "the file is empty (a store opened read-only is never "
@@ -37,6 +58,7 @@ enum StoreSchema {
                 switch try identity(connection) {
                 case .empty: try connection.executeScript(StoreSQL.createSchema)
                 case .store: return
+                case .older(let version): try migrate(connection, from: version)
                 case .foreign(let reason): throw .notAGeofenceStore(path: path, reason: reason)
                 case .tooNew(let version):
                     throw .schemaTooNew(path: path, found: version, supported: StoreSQL.schemaVersion)
@@ -61,11 +83,22 @@ enum StoreSchema {
                 + "\(hex(Int64(StoreSQL.applicationID)))")
         }
         if version > Int64(StoreSQL.schemaVersion) { return .tooNew(version: Int32(clamping: version)) }
+        if version >= 1, version < Int64(StoreSQL.schemaVersion) { return .older(version: Int32(version)) }
         guard version == Int64(StoreSQL.schemaVersion) else {
             return .foreign(reason: "geofence's application_id but schema version \(version), which no geofence "
                 + "build writes")
         }
         return .store
+    }
+
+    /// Runs the steps from `version` up to `StoreSQL.schemaVersion`, inside the caller's write transaction.
+    private static func migrate(_ connection: SQLiteConnection, from version: Int32) throws(StoreError) {
+        for step in version..<StoreSQL.schemaVersion {
+            guard let statements = StoreSQL.migrations[step] else {
+                throw .notAGeofenceStore(path: connection.path, reason: "schema version \(step) has no upgrade path")
+            }
+            for statement in statements { try connection.execute(statement) }
+        }
     }
 
     /// PRAGMA quick_check: the b-trees, records and constraints, in time linear in the file's size (it skips the

@@ -74,8 +74,9 @@ struct StoreFailureTests {
           .enabled(if: SQLiteShell.isAvailable, "needs the sqlite3 shell (Debian sqlite3)"))
     func newerSchema() throws {
         try makeStore(at: path)
-        try run(SQLiteShell.executable, [path, "PRAGMA user_version = 2"])
-        try expectRefused(path) { $0 == .schemaTooNew(path: path, found: 2, supported: StoreSQL.schemaVersion) }
+        let newer = StoreSQL.schemaVersion + 1
+        try run(SQLiteShell.executable, [path, "PRAGMA user_version = \(newer)"])
+        try expectRefused(path) { $0 == .schemaTooNew(path: path, found: newer, supported: StoreSQL.schemaVersion) }
     }
 
     @Test("garbage over a store's pages: corrupt, the file unchanged", arguments: [

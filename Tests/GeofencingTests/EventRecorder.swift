@@ -8,6 +8,7 @@ enum Callback: Sendable, Hashable {
     case enter(CircularRegion, RegionEvent)
     case exit(CircularRegion, RegionEvent)
     case dwell(CircularRegion, RegionEvent)
+    case approach(CircularRegion, RegionEvent)
     case determined(RegionState, CircularRegion, RegionEvent)
     case started(CircularRegion)
     case failed(CircularRegion, RegionMonitorError)
@@ -15,7 +16,8 @@ enum Callback: Sendable, Hashable {
     /// The `MonitorEvent` an event stream should have received for this callback.
     var monitorEvent: MonitorEvent {
         switch self {
-        case .enter(_, let event), .exit(_, let event), .dwell(_, let event), .determined(_, _, let event):
+        case .enter(_, let event), .exit(_, let event), .dwell(_, let event), .approach(_, let event),
+             .determined(_, _, let event):
             .region(event)
         case .started(let region): .didStartMonitoring(region)
         case .failed(let region, let error): .monitoringDidFail(region, error)
@@ -35,6 +37,8 @@ enum Callback: Sendable, Hashable {
             event.kind == .exit && event.state == .outside && event.region == region
         case .dwell(let region, let event):
             event.kind == .dwell && event.state == .inside && event.region == region
+        case .approach(let region, let event):
+            event.kind == .approach && event.state == .outside && event.region == region
         case .determined(let state, let region, let event):
             event.kind == .determined && event.state == state && event.region == region
         case .started, .failed:
@@ -59,7 +63,7 @@ final class EventRecorder: RegionMonitorDelegate {
     /// Every callback so far, in arrival order.
     var callbacks: [Callback] { log.withLock { $0 } }
 
-    /// The region events (enter, exit, dwell, determined) so far, in arrival order.
+    /// The region events (enter, exit, dwell, approach, determined) so far, in arrival order.
     var regionEvents: [RegionEvent] { callbacks.compactMap(\.regionEvent) }
 
     /// What an event stream should have seen.
@@ -90,6 +94,10 @@ final class EventRecorder: RegionMonitorDelegate {
 
     func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: CircularRegion, event: RegionEvent) {
         record(.dwell(region, event), from: monitor)
+    }
+
+    func regionMonitor(_ monitor: RegionMonitor, didApproach region: CircularRegion, event: RegionEvent) {
+        record(.approach(region, event), from: monitor)
     }
 
     func regionMonitor(

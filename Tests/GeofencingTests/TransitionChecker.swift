@@ -38,6 +38,11 @@ struct TransitionChecker {
                 if event.state != .inside || before != .inside {
                     problems.append("dwell while not inside: \(event.summary)")
                 }
+            case .approach:
+                // A warning, not a transition: only while outside, from a fix outside the boundary.
+                if event.state != .outside || before != .outside || !((event.distance ?? 0) > 0) {
+                    problems.append("approach while not outside: \(event.summary)")
+                }
             case .determined:
                 if event.state == .unknown, event.distance != nil {
                     problems.append("unknown state with a distance: \(event.summary)")

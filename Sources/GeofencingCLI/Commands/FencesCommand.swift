@@ -8,17 +8,20 @@ enum FencesCommand {
     static let command = GeofenceCLI.Command(
         name: "fences", summary: "manage the regions in a store: import, list, remove, export",
         help: """
-            Usage: geofence fences import FILE --store PATH [--radius M]
+            Usage: geofence fences import FILE --store PATH [--radius M] [--datum wgs84|gcj02|tokyo]
                    geofence fences list --store PATH
                    geofence fences remove ID --store PATH
                    geofence fences export --store PATH [--format geojson|csv]
 
               import   adds the regions of FILE (GeoJSON, CSV id,lat,lon,radius_m, or GTFS stops.txt with radius
                        --radius, default 100 m), replacing regions with the same identifier (their state is kept);
-                       all or nothing: an invalid row rejects the file and leaves the store as it was
-              list     CSV on standard output: id,lat,lon,radius_m,state
+                       all or nothing: an invalid row rejects the file and leaves the store as it was;
+                       --datum: the datum of FILE's coordinates (default wgs84; a CSV 'datum' column or a GeoJSON
+                       properties.datum overrides it per fence); centres are stored in WGS-84 with their datum
+              list     CSV on standard output: id,lat,lon,radius_m,state (WGS-84)
               remove   removes one region (exit 1 if there is none with that identifier)
-              export   the regions as GeoJSON (default) or CSV on standard output; 'import' reads it back
+              export   the regions as GeoJSON (default) or CSV on standard output, each centre in the datum it was
+                       imported in (named per fence when not all are WGS-84); 'import' reads it back
 
             A running 'geofence run' picks up changes on SIGHUP.
             """,
@@ -28,6 +31,7 @@ enum FencesCommand {
         let storePath = try arguments.option("--store")
         let radius = try arguments.number("--radius", in: 1...50_000)
         let formatText = try arguments.option("--format")
+        let datumGiven = try arguments.option("--datum")
         guard let action = arguments.optionalPositional() else {
             throw arguments.usageError("missing an action: import, list, remove or export")
         }
@@ -42,6 +46,14 @@ enum FencesCommand {
         guard let storePath else { throw arguments.usageError("--store PATH is required") }
         if radius != nil && action != "import" { throw arguments.usageError("--radius applies to import only") }
         if formatText != nil && action != "export" { throw arguments.usageError("--format applies to export only") }
+        if datumGiven != nil && action != "import" { throw arguments.usageError("--datum applies to import only") }
+        var datum = Datum.wgs84
+        if let datumGiven {
+            guard let named = Datum(name: datumGiven) else {
+                throw arguments.usageError("--datum \(datumGiven): expected \(Datum.acceptedNames)")
+            }
+            datum = named
+        }
 
         let store = try Daemon.open(storePath)
         func call<T>(_ body: () throws -> T) throws -> T {
@@ -51,7 +63,7 @@ enum FencesCommand {
         }
         switch action {
         case "import":
-            let regions = try FenceLoading.regions(from: target!, defaultRadius: radius ?? 100)
+            let regions = try FenceLoading.regions(from: target!, defaultRadius: radius ?? 100, datum: datum)
             let (added, replaced) = try call { try store.upsertRegions(regions) }
             Console.error("imported \(target!): \(added) added, \(replaced) replaced; the store holds "
                           + "\(try call { try store.regions() }.count) regions")

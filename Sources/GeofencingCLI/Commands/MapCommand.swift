@@ -7,7 +7,8 @@ enum MapCommand {
     static let command = GeofenceCLI.Command(
         name: "map", summary: "write a self-contained HTML map of fences, a track and events",
         help: """
-            Usage: geofence map --fences FILE [--radius M] [--track TRACK] [--events EVENTS.jsonl] -o OUT.html
+            Usage: geofence map --fences FILE [--radius M] [--datum D] [--track TRACK] [--events EVENTS.jsonl]
+                                -o OUT.html
 
             Writes one HTML file that needs no network (inline SVG and script): the fences as circles with their
             identifiers, the track coloured by state (inside a fence or not), event markers with time and type;
@@ -16,6 +17,7 @@ enum MapCommand {
 
               --fences FILE    GeoJSON, CSV (id,lat,lon,radius_m) or GTFS stops.txt
               --radius M       radius for GTFS stops, metres (default 100)
+              --datum D        datum of the fences' coordinates: wgs84 (default), gcj02, tokyo
               --track TRACK    an NMEA, GPX or gpsd JSON log
               --events FILE    events as JSON Lines ('--format jsonl' output)
               -o OUT.html      the map to write
@@ -25,6 +27,7 @@ enum MapCommand {
     static func run(_ arguments: inout ArgumentList) throws {
         let fencesPath = try arguments.option("--fences")
         let radius = try arguments.number("--radius", in: 1...50_000) ?? 100
+        let datum = try FenceLoading.datumOption(&arguments)
         let trackPath = try arguments.option("--track")
         let eventsPath = try arguments.option("--events")
         let output = try arguments.option("-o") ?? arguments.option("--output")
@@ -32,7 +35,7 @@ enum MapCommand {
         guard let fencesPath else { throw arguments.usageError("--fences FILE is required") }
         guard let output else { throw arguments.usageError("-o OUT.html is required") }
 
-        let regions = try FenceLoading.regions(from: fencesPath, defaultRadius: radius)
+        let regions = try FenceLoading.regions(from: fencesPath, defaultRadius: radius, datum: datum)
         var track: [MapTrackPoint] = []
         var events: [EventRecord] = []
         if let trackPath {

@@ -7,7 +7,7 @@ enum QueryCommand {
     static let command = GeofenceCLI.Command(
         name: "query", summary: "classify points against fences (CSV in, CSV out)",
         help: """
-            Usage: geofence query --fences FILE [--radius M] [--points FILE|-]
+            Usage: geofence query --fences FILE [--radius M] [--datum D] [--points FILE|-]
 
             Reads points, one 'lat,lon' per line in degrees (an optional header line 'lat,lon'; blank lines are
             skipped and not counted), from FILE or standard input ('-', the default), and prints CSV with the
@@ -18,6 +18,7 @@ enum QueryCommand {
 
               --fences FILE   GeoJSON, CSV (id,lat,lon,radius_m) or GTFS stops.txt
               --radius M      radius for GTFS stops, metres (default 100)
+              --datum D       datum of the fences' coordinates: wgs84 (default), gcj02, tokyo
               --points FILE   the points ('-': standard input, the default)
             """,
         run: run)
@@ -25,13 +26,14 @@ enum QueryCommand {
     static func run(_ arguments: inout ArgumentList) throws {
         let fencesPath = try arguments.option("--fences")
         let radius = try arguments.number("--radius", in: 1...50_000) ?? 100
+        let datum = try FenceLoading.datumOption(&arguments)
         let pointsPath = try arguments.option("--points") ?? "-"
         try arguments.finish()
         guard let fencesPath else { throw arguments.usageError("--fences FILE is required") }
 
         let index: RegionIndex
         do {
-            index = try RegionIndex(regions: try FenceLoading.regions(from: fencesPath, defaultRadius: radius))
+            index = try RegionIndex(regions: try FenceLoading.regions(from: fencesPath, defaultRadius: radius, datum: datum))
         } catch let error as RegionMonitorError {
             throw CLIError.failure("geofence query: \(fencesPath): \(error)")
         }

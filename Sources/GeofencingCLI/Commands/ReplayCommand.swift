@@ -10,7 +10,8 @@ enum ReplayCommand {
     static let command = GeofenceCLI.Command(
         name: "replay", summary: "replay an NMEA, GPX or gpsd JSON log against fences and print the events",
         help: """
-            Usage: geofence replay TRACK --fences FILE [--radius M] [--format text|jsonl] [--map OUT.html]
+            Usage: geofence replay TRACK --fences FILE [--radius M] [--datum D] [--approach T] [--format text|jsonl]
+                                   [--map OUT.html]
 
             Replays a recorded track (NMEA 0183, GPX, or gpsd JSON as from 'gpspipe -w'; recognised by content)
             through the region monitor and prints every event, in GNSS time: the same events 'geofence run' reports
@@ -18,6 +19,9 @@ enum ReplayCommand {
 
               --fences FILE   GeoJSON, CSV (id,lat,lon,radius_m) or GTFS stops.txt
               --radius M      radius for GTFS stops, metres (default 100)
+              --datum D       datum of the fences' coordinates: wgs84 (default), gcj02, tokyo
+              --approach T    an approach alarm on every fence: an 'approach' event about T seconds (0 < T <= 300)
+                              before the vehicle would enter at its current speed and course
               --format F      text (default) or jsonl (one JSON object per event)
               --map OUT.html  also write a map of the fences, the track and the events
             """,
@@ -26,13 +30,16 @@ enum ReplayCommand {
     static func run(_ arguments: inout ArgumentList) throws {
         let fencesPath = try arguments.option("--fences")
         let radius = try arguments.number("--radius", in: 1...50_000) ?? 100
+        let datum = try FenceLoading.datumOption(&arguments)
+        let approach = try FenceLoading.approachOption(&arguments)
         let format = try EventFormat(parsing: try arguments.option("--format"), in: arguments)
         let mapPath = try arguments.option("--map")
         let trackPath = try arguments.positional("TRACK (a log file)")
         try arguments.finish()
         guard let fencesPath else { throw arguments.usageError("--fences FILE is required") }
 
-        let regions = try FenceLoading.regions(from: fencesPath, defaultRadius: radius)
+        let regions = FenceLoading.withApproach(
+            try FenceLoading.regions(from: fencesPath, defaultRadius: radius, datum: datum), approach)
         let track = try TrackLoading.read(trackPath)
         let sink = format.standardOutputSink()
         var printFailure: SinkError?

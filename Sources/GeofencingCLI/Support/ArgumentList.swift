@@ -71,7 +71,8 @@ struct ArgumentList: Sendable {
         .usage(command: command, message: "geofence \(command): \(message)")
     }
 
+    /// A negative number ("-5") or point ("-27.5,153.0", for `geofence convert`) is a value, not an option.
     private static func isOption(_ argument: String) -> Bool {
-        argument.hasPrefix("-") && argument != "-" && Double(argument) == nil
+        argument.hasPrefix("-") && argument != "-" && Double(argument.prefix { $0 != "," }) == nil
     }
 }

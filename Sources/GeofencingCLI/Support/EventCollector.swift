@@ -46,6 +46,10 @@ final class EventCollector: RegionMonitorDelegate, @unchecked Sendable {
         append(event)
     }
 
+    func regionMonitor(_ monitor: RegionMonitor, didApproach region: CircularRegion, event: RegionEvent) {
+        append(event)
+    }
+
     func regionMonitor(
         _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: CircularRegion, event: RegionEvent
     ) {

@@ -5,17 +5,21 @@ import Geofencing
 /// The optional columns notify_on_entry, notify_on_exit, dwell_s and hysteresis_m are added only when some region
 /// differs from the defaults; their empty cells mean the default. A field is quoted (RFC 4180, `""` for a quote) when
 /// it holds a comma, quote or line break, has blanks at either end (the reader trims unquoted fields), or is empty.
-/// Lines end in LF.
+/// Lines end in LF. Centres are written in each region's source datum, with a `datum` column naming every row's
+/// datum when any region's datum is not WGS-84 (see `FenceFile.csv`).
 enum FenceCSVWriter {
     static func write(_ regions: [CircularRegion]) -> String {
         let extended = regions.contains {
             !$0.notifyOnEntry || !$0.notifyOnExit || $0.dwellTime != nil || $0.hysteresis != nil
         }
-        var text = extended ? "id,lat,lon,radius_m,notify_on_entry,notify_on_exit,dwell_s,hysteresis_m\n"
-            : "id,lat,lon,radius_m\n"
+        let namesDatum = regions.contains { $0.sourceDatum != .wgs84 }
+        var text = extended ? "id,lat,lon,radius_m,notify_on_entry,notify_on_exit,dwell_s,hysteresis_m"
+            : "id,lat,lon,radius_m"
+        text += namesDatum ? ",datum\n" : "\n"
         for region in regions {
             text += field(region.identifier) + ","
-            text += FenceNumber.shortest(region.center.latitude) + "," + FenceNumber.shortest(region.center.longitude)
+            let center = region.sourceCenter
+            text += FenceNumber.shortest(center.latitude) + "," + FenceNumber.shortest(center.longitude)
             text += "," + FenceNumber.shortest(region.radius)
             if extended {
                 text += region.notifyOnEntry ? "," : ",false"
@@ -23,6 +27,7 @@ enum FenceCSVWriter {
                 text += "," + (region.dwellTime.map(FenceNumber.shortest) ?? "")
                 text += "," + (region.hysteresis.map(FenceNumber.shortest) ?? "")
             }
+            if namesDatum { text += "," + region.sourceDatum.rawValue }
             text += "\n"
         }
         return text

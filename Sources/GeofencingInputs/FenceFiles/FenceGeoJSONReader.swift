@@ -6,11 +6,12 @@ import Geofencing
 /// Per feature: the identifier from the feature's `"id"` (string or number) or else `properties.id`; the centre from
 /// `geometry.coordinates` = [longitude, latitude] (GeoJSON order; an altitude after them is ignored); the radius in
 /// metres from `properties.radius` or `properties.radius_m`; optional `notify_on_entry` / `notify_on_exit` (true or
-/// false), `dwell_s` and `hysteresis_m` (numbers >= 0). JSON `null` counts as absent. Types are strict: a radius
+/// false), `dwell_s` and `hysteresis_m` (numbers >= 0), and `datum` (a string naming the datum of this feature's
+/// coordinates, overriding the reader's; see `FenceFile.read`). JSON `null` counts as absent. Types are strict: a radius
 /// written as "100" (a string) or true is refused. Polygon, LineString and the other geometries are refused as not
 /// supported yet. Errors name the feature by its 1-based position and its identifier.
 enum FenceGeoJSONReader {
-    static func read(_ data: Data, file: String) throws(FenceFileError) -> FenceFileContents {
+    static func read(_ data: Data, file: String, datum: Datum) throws(FenceFileError) -> FenceFileContents {
         let json: Any
         do {
             json = try JSONSerialization.jsonObject(with: data)
@@ -32,7 +33,7 @@ enum FenceGeoJSONReader {
         }
         var collector = FenceRegionCollector(file: file, expectedCount: features.count)
         for (index, feature) in features.enumerated() {
-            collector.add(try region(feature, number: index + 1, file: file), from: .feature(index + 1))
+            collector.add(try region(feature, number: index + 1, file: file, datum: datum), from: .feature(index + 1))
         }
         if features.isEmpty {
             collector.warn(FenceFileWarning(file: file, message: "no fences: the FeatureCollection has no features"))
@@ -42,7 +43,9 @@ enum FenceGeoJSONReader {
 
     // MARK: - One feature
 
-    private static func region(_ json: Any, number: Int, file: String) throws(FenceFileError) -> CircularRegion {
+    private static func region(
+        _ json: Any, number: Int, file: String, datum: Datum
+    ) throws(FenceFileError) -> CircularRegion {
         var identifier: String?
         func fail(_ field: String?, _ message: String) -> FenceFileError {
             FenceFileError(file: file, feature: number, featureIdentifier: identifier, field: field, message: message)
@@ -75,10 +78,23 @@ enum FenceGeoJSONReader {
             throw fail("id", "missing: a fence needs an identifier (the feature's \"id\" or properties.id)")
         }
 
-        let center = try point(feature["geometry"], fail: fail)
+        let written = try point(feature["geometry"], fail: fail)
         try check("geometry.coordinates") { () throws(FenceFieldProblem) in
-            try FenceValidation.longitude(center.longitude)
-            try FenceValidation.latitude(center.latitude)
+            try FenceValidation.longitude(written.longitude)
+            try FenceValidation.latitude(written.latitude)
+        }
+        var featureDatum = datum
+        if let value = properties["datum"], !JSONValue.isNull(value) {
+            guard let name = value as? String else {
+                throw fail("properties.datum", "is \(JSONValue.describe(value)), not a string naming a datum")
+            }
+            try check("properties.datum") { () throws(FenceFieldProblem) in
+                featureDatum = try FenceValidation.datum(name)
+            }
+        }
+        var center = written
+        try check("geometry.coordinates") { () throws(FenceFieldProblem) in
+            center = try FenceValidation.wgs84Center(written, in: featureDatum)
         }
 
         // properties.radius wins when both are given.
@@ -97,6 +113,7 @@ enum FenceGeoJSONReader {
         try check(radiusField) { () throws(FenceFieldProblem) in try FenceValidation.radius(radius) }
 
         var region = CircularRegion(center: center, radius: radius, identifier: identifier)
+        region.sourceDatum = featureDatum
         for (key, keyPath) in [("notify_on_entry", \CircularRegion.notifyOnEntry), ("notify_on_exit", \.notifyOnExit)] {
             guard let value = properties[key], !JSONValue.isNull(value) else { continue }
             guard let flag = JSONValue.boolean(value) else {

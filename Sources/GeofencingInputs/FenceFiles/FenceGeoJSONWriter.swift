@@ -2,21 +2,25 @@ import Geofencing
 
 /// Writes regions as a GeoJSON FeatureCollection that `FenceGeoJSONReader` reads back to equal regions.
 ///
-/// One feature per line, so that exports diff well. Strings are escaped as RFC 8259 requires (quote, backslash,
+/// One feature per line, so that exports diff well. Centres are written in each region's source datum, with
+/// `properties.datum` on every feature when any region's datum is not WGS-84 (see `FenceFile.geojson`). Strings are escaped as RFC 8259 requires (quote, backslash,
 /// control characters), and U+FEFF too, and otherwise written as UTF-8; numbers in their shortest exact form.
 enum FenceGeoJSONWriter {
     static func write(_ regions: [CircularRegion]) -> String {
+        let namesDatum = regions.contains { $0.sourceDatum != .wgs84 }
         var text = "{\"type\":\"FeatureCollection\",\"features\":["
         for (index, region) in regions.enumerated() {
             text += index == 0 ? "\n" : ",\n"
             let identifier = string(region.identifier)
             text += "{\"type\":\"Feature\",\"id\":\(identifier),\"geometry\":{\"type\":\"Point\",\"coordinates\":["
-            text += number(region.center.longitude) + "," + number(region.center.latitude) + "]},"
+            let center = region.sourceCenter
+            text += number(center.longitude) + "," + number(center.latitude) + "]},"
             text += "\"properties\":{\"id\":\(identifier),\"radius\":\(number(region.radius))"
             if !region.notifyOnEntry { text += ",\"notify_on_entry\":false" }
             if !region.notifyOnExit { text += ",\"notify_on_exit\":false" }
             if let dwellTime = region.dwellTime { text += ",\"dwell_s\":\(number(dwellTime))" }
             if let hysteresis = region.hysteresis { text += ",\"hysteresis_m\":\(number(hysteresis))" }
+            if namesDatum { text += ",\"datum\":\"\(region.sourceDatum.rawValue)\"" }
             text += "}}"
         }
         text += regions.isEmpty ? "]}\n" : "\n]}\n"

@@ -17,6 +17,8 @@ struct FenceTableColumns {
     let notifyOnExit: Int?
     let dwellTime: Int?
     let hysteresis: Int?
+    /// CSV only: the datum of the row's coordinates; an empty cell means the reader's datum.
+    let datum: Int?
     /// GTFS only: stations, entrances, generic nodes and boarding areas (3 and 4 may lack coordinates).
     let locationType: Int?
 
@@ -62,6 +64,7 @@ struct FenceTableColumns {
             radius: isCSV ? index["radius_m"] : nil,
             notifyOnEntry: isCSV ? index["notify_on_entry"] : nil, notifyOnExit: isCSV ? index["notify_on_exit"] : nil,
             dwellTime: isCSV ? index["dwell_s"] : nil, hysteresis: isCSV ? index["hysteresis_m"] : nil,
+            datum: isCSV ? index["datum"] : nil,
             locationType: isCSV ? nil : index["location_type"]))
     }
 

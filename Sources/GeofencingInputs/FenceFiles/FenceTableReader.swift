@@ -3,6 +3,9 @@ import Geofencing
 /// Reads the two table formats: our CSV (`id,lat,lon,radius_m`) and GTFS `stops.txt` (stop_id, stop_lat, stop_lon;
 /// every stop a circle of the default radius).
 ///
+/// Coordinates are in the reader's datum (GTFS, too: a feed from a Chinese agency may well be in GCJ-02), or in the
+/// datum a CSV row's optional `datum` cell names; centres are converted to WGS-84 as they are read.
+///
 /// Every record is validated; the first bad one makes the whole read throw with its line and column, so a file is
 /// either taken whole or not at all. Blank lines are skipped. In GTFS, generic nodes and boarding areas
 /// (location_type 3 and 4) may lack coordinates: those are skipped, with one warning.
@@ -11,11 +14,12 @@ struct FenceTableReader {
     private let file: String
     private let columns: FenceTableColumns
     private let radius: Double?
+    private let datum: Datum
 
     /// Reads the table that starts at `start` (after any byte order mark); the caller has made sure that the bytes
     /// hold something other than blanks.
     static func read(
-        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, file: String, defaultRadius: Double
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, file: String, defaultRadius: Double, datum: Datum
     ) throws(FenceFileError) -> FenceFileContents {
         var scanner = CSVRecordScanner(bytes: bytes, startingAt: start)
         var fields: [CSVField] = []
@@ -54,7 +58,7 @@ struct FenceTableReader {
         }
 
         let reader = FenceTableReader(bytes: bytes, file: file, columns: columns,
-                                      radius: columns.format == .gtfs ? defaultRadius : nil)
+                                      radius: columns.format == .gtfs ? defaultRadius : nil, datum: datum)
         var cells = FenceCellDecoder(bytes: bytes)
         var collector = FenceRegionCollector(file: file)
         var skipped: (count: Int, firstLine: Int) = (0, 0)
@@ -125,8 +129,17 @@ struct FenceTableReader {
             try FenceValidation.longitude(longitude)
             return longitude
         }
-        var region = CircularRegion(center: Coordinate(latitude: latitude, longitude: longitude), radius: 0,
-                                    identifier: identifier)
+        var rowDatum = datum
+        if let column = columns.datum {
+            rowDatum = try optionalValue(fields, column, line: line) { (field) throws(FenceFieldProblem) in
+                try FenceValidation.datum(cells.text(field))
+            } ?? datum
+        }
+        let center = try value(fields, columns.latitude, line: line) { (_) throws(FenceFieldProblem) in
+            try FenceValidation.wgs84Center(Coordinate(latitude: latitude, longitude: longitude), in: rowDatum)
+        }
+        var region = CircularRegion(center: center, radius: 0, identifier: identifier)
+        region.sourceDatum = rowDatum
         if let radius {
             region.radius = radius
         } else if let column = columns.radius {

@@ -54,6 +54,26 @@ enum FenceValidation {
         }
     }
 
+    /// The datum a cell or property names (`Datum(name:)`: wgs84, gcj02, tokyo, in any case, hyphens allowed).
+    static func datum(_ text: String) throws(FenceFieldProblem) -> Datum {
+        guard let datum = Datum(name: text) else {
+            throw FenceFieldProblem(message: "\(FenceText.quotedValue(text)) is not a datum: expected "
+                + Datum.acceptedNames)
+        }
+        return datum
+    }
+
+    /// The WGS-84 centre of a centre written in `datum` (already range-checked as written). A shift can carry a
+    /// point near ±85° over the limit, so the converted latitude is checked again.
+    static func wgs84Center(_ written: Coordinate, in datum: Datum) throws(FenceFieldProblem) -> Coordinate {
+        let center = datum.toWGS84(written)
+        guard abs(center.latitude) <= maximumLatitude else {
+            throw FenceFieldProblem(message: "latitude \(FenceNumber.shortest(written.latitude)) in \(datum) is "
+                + "\(FenceNumber.shortest(center.latitude)) in WGS-84, beyond ±85°, the limit of the geofence core")
+        }
+        return center
+    }
+
     /// Dwell time (seconds) and hysteresis (metres): finite and not negative.
     static func nonNegative(_ value: Double, unit: String) throws(FenceFieldProblem) {
         guard value.isFinite, value >= 0 else {
