@@ -195,13 +195,16 @@ POLYGON_POINTS ?= 3000
 SHARED_POLYGONS := the-netherlands australia
 .PHONY: check-polygons-shared
 check-polygons-shared: $(BUILD)/core_test
-	@for name in $(SHARED_POLYGONS); do \
+	@if [ ! -d $(SHARED)/data/polygons ]; then \
+	    echo "check-polygons-shared: no $(SHARED)/data/polygons: skipped"; exit 0; \
+	fi; \
+	for name in $(SHARED_POLYGONS); do \
 	    python3 scripts/gen_polygon_vectors.py --geojson $(SHARED)/data/polygons/$$name.geojson \
 	        --points $(POLYGON_POINTS) --output $(BUILD)/polygons-$$name.txt || exit 1; \
-	done
-	@$(RUN) $(BUILD)/core_test $(FIXTURE) $(patsubst %,$(BUILD)/polygons-%.txt,$(SHARED_POLYGONS)) \
+	done; \
+	$(RUN) $(BUILD)/core_test $(FIXTURE) $(patsubst %,$(BUILD)/polygons-%.txt,$(SHARED_POLYGONS)) \
 	    > $(BUILD)/core_test-polygons.log 2>&1; status=$$?; \
-	    grep -E "^polygon fixture|passed|FAIL" $(BUILD)/core_test-polygons.log | head -40; exit $$status
+	grep -E "^polygon fixture|passed|FAIL" $(BUILD)/core_test-polygons.log | head -40; exit $$status
 
 # libFuzzer ships with clang only; Debian 12's clang-14 needs libclang-rt-14-dev for it (a Recommends, so
 # --no-install-recommends leaves it out). FUZZ_CC names the compiler, not CC: `make check` keeps gcc.

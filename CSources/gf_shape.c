@@ -369,13 +369,13 @@ typedef struct gf__nearest {
     gf_point fix;
     gf__ecef fix_ecef;
     int64_t s_lat, s_lon;   /* scales at the fix: q per GF__SCALE_STEP e7 */
-    int64_t best_local;     /* smallest local-frame distance so far, in q (INT64_MAX: none) */
-    int64_t best_mm;        /* smallest exact distance so far, in mm */
+    int64_t best_local;     /* smallest local-frame distance of the first pass, in q (INT64_MAX: none) */
+    int64_t best_mm;        /* smallest exact distance of the second pass, in mm (INT64_MAX: none) */
 } gf__nearest;
 
-/* The foot of the fix on edge i (nearest point in the local frame), and the exact distance to it when the local
- * distance is close enough to the best so far to matter. */
-static void gf__consider_edge(const gf__shape *s, uint32_t i, gf__nearest *n) {
+/* The foot of the fix on edge i (its nearest point in the local frame) as t in 2^-32, and the local distance to it
+ * in q, as max + min / 2 of the two axes: between the Euclidean length and 1.118 times it. */
+static int64_t gf__local_foot(const gf__shape *s, uint32_t i, const gf__nearest *n, uint64_t *t_out) {
     gf_point a = s->vertices[i], b = s->vertices[i + 1];
     /* Local frame in q: x = dlon * s_lon / 2^16, y = dlat * s_lat / 2^16 (|d| <= 3.6e9, scale <= 1.9e5: < 2^60). */
     int64_t ax = ((int64_t)a.lon - n->fix.lon) * n->s_lon / GF__SCALE_STEP;
@@ -405,30 +405,70 @@ static void gf__consider_edge(const gf__shape *s, uint32_t i, gf__nearest *n) {
         t32 = den == 0 ? 0 : ((uint64_t)(dot >> k) << 32) / (uint64_t)den;
         if (t32 > ((uint64_t)1 << 32)) t32 = (uint64_t)1 << 32;
     }
-    /* Local distance to the foot (q), to skip the exact measure of edges clearly farther than the best. */
     int64_t fx = ax + gf__scale_by_t(dx, t32);  /* |dx| < 2^34 */
     int64_t fy = ay + gf__scale_by_t(dy, t32);
     int64_t fax = fx < 0 ? -fx : fx, fay = fy < 0 ? -fy : fy;
-    int64_t local = fax > fay ? fax + fay / 2 : fay + fax / 2;  /* within 12 % of the Euclidean length */
-    if (n->best_local != INT64_MAX && local > n->best_local + n->best_local / 4 + 64) return;
-    if (n->best_local == INT64_MAX || local < n->best_local) n->best_local = local;
+    *t_out = t32;
+    return fax > fay ? fax + fay / 2 : fay + fax / 2;
+}
 
+/* Pass 1: the smallest local distance over edge i. */
+static void gf__first_pass(const gf__shape *s, uint32_t i, gf__nearest *n) {
+    uint64_t t32;
+    int64_t local = gf__local_foot(s, i, n, &t32);
+    if (local < n->best_local) n->best_local = local;
+}
+
+/* Pass 2: the exact distance to the foot of every edge whose local distance could make it the nearest. The local
+ * distance is at least the true one and at most 1.118 times it, and the local frame is off by < 1e-3 relative plus
+ * the rounding (64 q), so the nearest edge is never skipped. */
+static void gf__second_pass(const gf__shape *s, uint32_t i, gf__nearest *n) {
+    uint64_t t32;
+    int64_t local = gf__local_foot(s, i, n, &t32);
+    if (local > n->best_local + n->best_local / 4 + 64) return;
+    gf_point a = s->vertices[i], b = s->vertices[i + 1];
     gf_point foot = {gf__lerp(a.lat, b.lat, t32), gf__lerp(a.lon, b.lon, t32)};
     int64_t mm = gf__arc_mm(gf__chord2(n->fix_ecef, gf__ecef_of(foot)));
     if (mm < n->best_mm) n->best_mm = mm;
 }
 
+/* Whether the fix lies exactly on an edge of its cell (so on the polygon's boundary: distance 0). */
+static int gf__on_boundary(const gf__shape *s, gf_point fix) {
+    int64_t fx = fix.lon, fy = fix.lat;
+    if (fx < s->x0 || fy < s->y0 || fx >= s->x0 + ((int64_t)s->gx << s->shift)
+        || fy >= s->y0 + ((int64_t)s->gy << s->shift))
+        return 0;
+    uint64_t cell = (uint64_t)((fy - s->y0) >> s->shift) * s->gx + (uint64_t)((fx - s->x0) >> s->shift);
+    for (uint32_t k = s->cell_start[cell]; k < s->cell_start[cell + 1]; k++) {
+        gf_point a = s->vertices[s->cell_edges[k]], b = s->vertices[s->cell_edges[k] + 1];
+        int64_t cross = ((int64_t)b.lon - a.lon) * (fy - a.lat) - ((int64_t)b.lat - a.lat) * (fx - a.lon);
+        if (cross != 0) continue;
+        if (fx >= (a.lon < b.lon ? a.lon : b.lon) && fx <= (a.lon < b.lon ? b.lon : a.lon)
+            && fy >= (a.lat < b.lat ? a.lat : b.lat) && fy <= (a.lat < b.lat ? b.lat : a.lat))
+            return 1;
+    }
+    return 0;
+}
+
 int gf__shape_test(const gf__shape *s, gf_point fix, const gf__ecef *fix_ecef, uint32_t margin_mm,
                    int64_t *distance_mm) {
-    int inside = s->half_width_mm == 0 ? gf__polygon_contains(s, fix) : 0;
+    int polygon = s->half_width_mm == 0;
+    int inside = polygon ? gf__polygon_contains(s, fix) : 0;
+    if (polygon && !inside && margin_mm == 0) {
+        /* Outside with no margin: a hit only on the boundary itself, where the distance is 0. */
+        if (!gf__on_boundary(s, fix)) return 0;
+        *distance_mm = 0;
+        return 1;
+    }
 
-    /* The cells to search: those the query box (fix +- margin) overlaps, and at least the fix's cell and its
-     * neighbours, so that an inside fix's distance is exact within a cell of the boundary. */
+    /* The cells to search: those the query box (fix +- margin) overlaps (a corridor's edges are in every cell their
+     * half-width reaches, so that is enough for it), and for a polygon at least the fix's cell and its neighbours,
+     * so that an inside fix's distance is exact within a cell of the boundary. */
     gf__box box = gf__box_around(fix, (uint64_t)margin_mm + 50);
     int64_t lon_lo = box.full_lon ? -GF_LON_MAX_E7 : (int64_t)box.u_lo - GF_LON_MAX_E7;
     int64_t lon_hi = box.full_lon ? GF_LON_MAX_E7 : box.u_hi - GF_LON_MAX_E7;
     int64_t lat_lo = (int64_t)box.lat_lo - GF_LAT_MAX_E7, lat_hi = (int64_t)box.lat_hi - GF_LAT_MAX_E7;
-    int64_t side = (int64_t)1 << s->shift;
+    int64_t side = polygon ? (int64_t)1 << s->shift : 0;
     if (lon_lo > fix.lon - side) lon_lo = fix.lon - side;
     if (lon_hi < fix.lon + side) lon_hi = fix.lon + side;
     if (lat_lo > fix.lat - side) lat_lo = fix.lat - side;
@@ -446,12 +486,17 @@ int gf__shape_test(const gf__shape *s, gf_point fix, const gf__ecef *fix_ecef, u
     n.best_mm = INT64_MAX;
     int64_t grid_east = s->x0 + ((int64_t)s->gx << s->shift), grid_north = s->y0 + ((int64_t)s->gy << s->shift);
     if (lon_hi >= s->x0 && lon_lo < grid_east && lat_hi >= s->y0 && lat_lo < grid_north) {
-        for (uint32_t row = gf__cell_row(s, lat_lo); row <= gf__cell_row(s, lat_hi); row++)
-            for (uint32_t col = gf__cell_col(s, lon_lo); col <= gf__cell_col(s, lon_hi); col++) {
-                uint64_t cell = (uint64_t)row * s->gx + col;
-                for (uint32_t k = s->cell_start[cell]; k < s->cell_start[cell + 1]; k++)
-                    gf__consider_edge(s, s->cell_edges[k], &n);
-            }
+        /* Two passes over the same cells: the local distances first, then exact measures only for the edges that
+         * can be the nearest (one or two, where measuring each edge exactly costs an ECEF and a square root). */
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t row = gf__cell_row(s, lat_lo); row <= gf__cell_row(s, lat_hi); row++)
+                for (uint32_t col = gf__cell_col(s, lon_lo); col <= gf__cell_col(s, lon_hi); col++) {
+                    uint64_t cell = (uint64_t)row * s->gx + col;
+                    for (uint32_t k = s->cell_start[cell]; k < s->cell_start[cell + 1]; k++) {
+                        if (pass == 0) gf__first_pass(s, s->cell_edges[k], &n);
+                        else gf__second_pass(s, s->cell_edges[k], &n);
+                    }
+                }
     }
     /* How far the search reached for sure: the distance from the fix to the nearest side of the searched area that
      * is not the grid's own edge (beyond which there are no edges), as a lower bound in mm. */

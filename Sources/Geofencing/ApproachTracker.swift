@@ -121,7 +121,7 @@ final class ApproachTracker {
         if motion.isMoving {
             let reach = motion.speed * (largestLeadTime + motion.interval / 2) + Self.marginSlack
             let margin = UInt32(min(Double(GF_MARGIN_MAX_MM), (reach * 1000).rounded(.up)))
-            table.query(point, marginMillimetres: margin) { hits in
+            table.query(point, marginMillimetres: margin, tracking: true) { hits in
                 for hit in hits {
                     let slot = Int(hit.handle & 0xFF_FFFF)
                     guard let entry = entries[slot], entry.armed else { continue }

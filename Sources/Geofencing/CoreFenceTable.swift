@@ -6,6 +6,8 @@ final class CoreFenceTable {
     private let table: OpaquePointer
     /// Reused query buffer: the query path allocates only when a fix has more hits than ever before.
     private var hits: UnsafeMutableBufferPointer<gf_hit>
+    /// The cells of the vehicle's last fix (gf_query_tracked), for the queries of consecutive fixes.
+    private var cursor = gf_cursor()
 
     init(capacity: Int) throws(RegionMonitorError) {
         var created: OpaquePointer?
@@ -40,11 +42,17 @@ final class CoreFenceTable {
     }
 
     /// Calls `body` with every fence containing `point` or within `marginMillimetres` of it (handle, signed distance
-    /// in mm). The buffer is only valid during the call.
-    func query(_ point: gf_point, marginMillimetres: UInt32, _ body: (UnsafeMutableBufferPointer<gf_hit>) -> Void) {
+    /// in mm). The buffer is only valid during the call. `tracking`: the point is the vehicle's next fix (the query
+    /// remembers its cells for the next one; the answer is the same either way).
+    func query(
+        _ point: gf_point, marginMillimetres: UInt32, tracking: Bool = false,
+        _ body: (UnsafeMutableBufferPointer<gf_hit>) -> Void
+    ) {
         while true {
             var count = 0
-            let status = gf_query(table, point, marginMillimetres, hits.baseAddress, hits.count, &count)
+            let status = tracking
+                ? gf_query_tracked(table, &cursor, point, marginMillimetres, hits.baseAddress, hits.count, &count)
+                : gf_query(table, point, marginMillimetres, hits.baseAddress, hits.count, &count)
             if status == GF_ERR_TRUNCATED {
                 hits.deallocate()
                 hits = .allocate(capacity: count * 2)

@@ -199,7 +199,7 @@ final class MonitorEngine {
            fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
             interpolatePasses(from: previous, to: (fix, point), accuracy: accuracy)
         }
-        table.query(point, marginMillimetres: 0) { hits in
+        table.query(point, marginMillimetres: 0, tracking: true) { hits in
             for hit in hits {
                 let slot = Int(hit.handle & 0xFF_FFFF)
                 records[slot]!.seenAtFix = fixNumber

@@ -4,9 +4,9 @@
 /// `fixes` of the stream when "subsampled" is true). Rows of engine "core" add "allocations_per_fix". Rows of engine
 /// "monitor" add "allocations_per_fix_median" and, on the row whose stream gave the monitor its first fix (every
 /// region determined, not in the timing), "first_fix_ns"; their "hits" are the region events over the first timed
-/// pass.
+/// pass. The polygon rows (PolygonReport.jsonRows) follow the circle rows in the same array, with the same keys.
 enum JSONReport {
-    static func render(_ results: [BenchmarkResult]) -> String {
+    static func render(_ results: [BenchmarkResult], polygonRows: [String] = []) -> String {
         let rows = results.map { result in
             "{\"engine\":\"\(result.engine.rawValue)\",\"workload\":\"\(result.workload.rawValue)\","
                 + "\"fences\":\(result.fences),\"dataset\":\"\(result.dataset)\",\"fixes\":\(result.fixes),"
@@ -17,7 +17,7 @@ enum JSONReport {
                 + "\"build_ns_per_fence\":\(number(result.buildNanosecondsPerFence, places: 2)),"
                 + "\"hits\":\(result.hits)" + monitorFields(result) + "}"
         }
-        return "{\"results\":[\n" + rows.joined(separator: ",\n") + "\n]}"
+        return "{\"results\":[\n" + (rows + polygonRows).joined(separator: ",\n") + "\n]}"
     }
 
     private static func monitorFields(_ result: BenchmarkResult) -> String {

@@ -10,9 +10,20 @@ struct Options {
     var stopsPath = "../shared/data/pois/seq-stops.txt"
     /// Where the log-log plot (SVG) goes, relative to the working directory.
     var plotPath = "perf-plot.svg"
+    /// The folder of australia.geojson and the-netherlands.geojson, resolved like `stopsPath`.
+    var polygonsPath = "../shared/data/polygons"
+    /// Which sections run: nil for both.
+    var only: Section?
+
+    /// The two halves of the run: circular fences, and polygon and corridor fences.
+    enum Section: String {
+        case circles
+        case polygons
+    }
 
     static let usage = """
         usage: swift run perf [--quick] [--json] [--margin-mm MM] [--stops PATH] [--plot PATH]
+                             [--polygons DIR] [--only circles|polygons]
 
         Compares the core (gf_query_tracked with one cursor on drives, gf_query on other fixes) and monitor
         (RegionMonitor.process: the core's queries plus region states and events, no delegate or stream) with three
@@ -21,6 +32,10 @@ struct Options {
         Fences: uniform, clustered around 50 cities and mixed radii 10 m .. 50 km at 10^3..10^6, and the real SEQ
         stops; fixes: a drive (10-30 m apart, warm cache), uniform random (cold cache) and boundary probes
         (r +- 0.5 m, r (1 +- 1e-4) from a fence's centre).
+        Polygons: the Australian states and Dutch provinces (one polygon per part), a 10^5-vertex star and a 200 km
+        corridor (10^4 vertices, half-width 50 m); the core against geos-prepared (GEOS prepared polygons in an STRtree)
+        and naive-swift (an even-odd ray cast over every edge; for the corridor a haversine to every segment), on a
+        drive and random fixes, margin 0.
 
           --quick         a smoke test that finishes in under a minute (fewer fixes; clustered and mixed-radii stop
                           at 10^5; naive-swift and c-scan run fewer fixes at large N)
@@ -29,6 +44,9 @@ struct Options {
           --stops PATH    the GTFS stops.txt of the seq-stops dataset (default \(Options().stopsPath));
                           the dataset is skipped with a note when the file does not exist
           --plot PATH     where to write the log-log plot of ns/fix against fences (SVG; default perf-plot.svg)
+          --polygons DIR  the folder of australia.geojson and the-netherlands.geojson (default
+                          \(Options().polygonsPath)); their rows are skipped with a note when a file does not exist
+          --only SECTION  run only the circle rows (circles) or only the polygon and corridor rows (polygons)
           --help          this text
 
         A debug build rebuilds itself in release and runs that instead: numbers are never reported from debug code.
@@ -61,6 +79,14 @@ struct Options {
             case "--plot":
                 guard let path = remaining.next(), !path.isEmpty else { return .invalid("--plot needs a path") }
                 options.plotPath = path
+            case "--polygons":
+                guard let path = remaining.next(), !path.isEmpty else { return .invalid("--polygons needs a folder") }
+                options.polygonsPath = path
+            case "--only":
+                guard let value = remaining.next(), let section = Section(rawValue: value) else {
+                    return .invalid("--only needs 'circles' or 'polygons'")
+                }
+                options.only = section
             case "--help", "-h":
                 return .help
             default:

@@ -35,6 +35,37 @@ enum PerfCommand {
         }
 
         let console = Console(reportToStandardOutput: !options.json)
+        var circleResults: [BenchmarkResult] = []
+        var passed = true
+        if options.only != .polygons {
+            guard let circles = runCircles(options, console: console) else { return 1 }
+            (circleResults, passed) = (circles.results, circles.passed)
+        }
+        var polygonRows: [String] = []
+        if options.only != .circles {
+            do {
+                let polygons = try PolygonSection.run(folder: options.polygonsPath, quick: options.quick,
+                                                      console: console)
+                console.report("")
+                polygons.lines.forEach(console.report)
+                polygonRows = polygons.jsonRows
+                passed = passed && polygons.passed
+            } catch {
+                writeToStandardError("perf: the polygon run failed: \(error)\n")
+                return 1
+            }
+        }
+        if options.json {
+            print(JSONReport.render(circleResults, polygonRows: polygonRows))
+        }
+        return passed ? 0 : 1
+    }
+
+    /// The circle rows: runs the suite, prints their table, notes and checks and writes the plot. Returns the rows
+    /// and whether the checks passed; nil when the run could not be done (the reason is on stderr).
+    private static func runCircles(
+        _ options: Options, console: Console
+    ) -> (results: [BenchmarkResult], passed: Bool)? {
         let plan = options.quick
             ? RunPlan.quick(marginMillimetres: options.marginMillimetres)
             : RunPlan.full(marginMillimetres: options.marginMillimetres)
@@ -53,7 +84,7 @@ enum PerfCommand {
             }
         } catch {
             writeToStandardError("perf: \(error)\n")
-            return 1
+            return nil
         }
 
         let outcome: Suite.Outcome
@@ -61,7 +92,7 @@ enum PerfCommand {
             outcome = try Suite(plan: plan, console: console).run(datasets)
         } catch {
             writeToStandardError("perf: the run failed: \(error)\n")
-            return 1
+            return nil
         }
 
         let checks = Checks(outcome)
@@ -87,10 +118,7 @@ enum PerfCommand {
         } else {
             console.report("plot: \(options.plotPath) (ns/fix against fences, log-log, per workload and dataset)")
         }
-        if options.json {
-            print(JSONReport.render(outcome.results))
-        }
-        return checks.passed ? 0 : 1
+        return (outcome.results, checks.passed)
     }
 
     private static func geosVersion() -> String {

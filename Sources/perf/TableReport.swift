@@ -45,15 +45,21 @@ enum TableReport {
         ]
 
         let cells = ordered(results).map { result in columns.map { $0.cell(result) } }
-        let widths = columns.indices.map { index in
-            max(columns[index].title.count, cells.map { $0[index].count }.max() ?? 0)
+        return grid(titles: columns.map(\.title), alignRight: columns.map(\.alignRight), cells: cells)
+    }
+
+    /// Lays out a table: a title line, a rule, then one line per row of `cells`, each column as wide as its widest
+    /// text, two spaces apart. Also used by the polygon section (PolygonReport).
+    static func grid(titles: [String], alignRight: [Bool], cells: [[String]]) -> [String] {
+        let widths = titles.indices.map { index in
+            max(titles[index].count, cells.map { $0[index].count }.max() ?? 0)
         }
         func line(_ texts: [String]) -> String {
-            columns.indices.map { padded(texts[$0], to: widths[$0], alignRight: columns[$0].alignRight) }
+            titles.indices.map { padded(texts[$0], to: widths[$0], alignRight: alignRight[$0]) }
                 .joined(separator: "  ")
         }
         let rule = String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1))
-        return [line(columns.map(\.title)), rule] + cells.map(line)
+        return [line(titles), rule] + cells.map(line)
     }
 
     /// Datasets in the order they ran, then workloads, fence counts and engines in their declared order.

@@ -1,4 +1,5 @@
-// `geofence replay --approach T`: an approach alarm on every loaded fence, through the real executable.
+// `geofence replay --approach T` and `geofence run --approach T`: an approach alarm on every loaded fence, through
+// the real executable (the daemon stores it with the regions).
 import Foundation
 import GeofencingTestSupport
 import Testing
@@ -40,6 +41,17 @@ struct ReplayApproachTests {
 
         let without = try GeofenceExecutable.run(["replay", log.path, "--fences", fences.path, "--format", "jsonl"])
         #expect(!without.standardOutput.contains("\"type\":\"approach\""), "no --approach, no alarm")
+
+        // The daemon: `run --approach` stores the alarm with the regions, so a later run without --fences has it.
+        let store = directory.appendingPathComponent("unit.db").path
+        for arguments in [["--fences", fences.path, "--approach", "30"], []] {
+            let run = try GeofenceExecutable.run(
+                ["run", "--store", store, "--nmea", log.path, "--format", "jsonl"] + arguments)
+            try #require(run.status == 0, "\(run.standardError)")
+            let alarms = run.standardOutput.split(separator: "\n").filter { $0.contains("\"type\":\"approach\"") }
+            #expect(alarms.count == 1 && alarms[0].contains("\"region\":\"station\""),
+                    "run \(arguments): \(run.standardOutput)")
+        }
     }
 
     @Test("--approach outside 0 < T <= 300 is a usage error naming the value", arguments: ["0", "-3", "301", "soon"])

@@ -11,7 +11,8 @@ enum RunCommand {
     static let command = GeofenceCLI.Command(
         name: "run", summary: "the daemon: fixes from gpsd, durable events to stdout, a command, MQTT",
         help: """
-            Usage: geofence run --store PATH [--gpsd HOST[:PORT] | --nmea PATH|-] [--fences FILE [--radius M]]
+            Usage: geofence run --store PATH [--gpsd HOST[:PORT] | --nmea PATH|-]
+                                [--fences FILE [--radius M] [--datum D] [--approach T]]
                                 [--format text|jsonl] [--exec CMD] [--mqtt mqtt://HOST[:PORT]/TOPIC]
 
             Restores the regions and their states from the store (created if missing, mode 0600), imports
@@ -27,6 +28,8 @@ enum RunCommand {
                                 instead of gpsd; the daemon stops at the end of the input
               --fences FILE     regions to add or replace first (GeoJSON, CSV, GTFS stops.txt)
               --radius M        radius for GTFS stops, metres (default 100)
+              --datum D         the datum of --fences' coordinates: wgs84 (default), gcj02 or tokyo
+              --approach T      an approach alarm T seconds ahead on every fence of --fences (stored with them)
               --format F        text (default) or jsonl, on standard output
               --exec CMD        run CMD for each event (not through a shell): the event as JSON on standard input
                                 and in GEOFENCE_SEQ, GEOFENCE_TYPE, GEOFENCE_REGION, GEOFENCE_TIME, GEOFENCE_LAT,
@@ -45,6 +48,8 @@ enum RunCommand {
         var options = Daemon.Options(storePath: storePath ?? "", input: input)
         options.fencesPath = try arguments.option("--fences")
         options.radius = try arguments.number("--radius", in: 1...50_000) ?? 100
+        options.datum = try FenceLoading.datumOption(&arguments)
+        options.approach = try FenceLoading.approachOption(&arguments)
         options.format = try EventFormat(parsing: try arguments.option("--format"), in: arguments)
         if let exec = try arguments.option("--exec") {
             do { options.execCommand = try CommandWords.split(exec) } catch {

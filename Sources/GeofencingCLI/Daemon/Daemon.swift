@@ -20,6 +20,10 @@ final class Daemon: Sendable {
         var storePath: String
         var fencesPath: String?
         var radius: Double = 100
+        /// The datum of --fences' coordinates.
+        var datum: Datum = .wgs84
+        /// An approach alarm for every region of --fences (stored with them).
+        var approach: ApproachAlarm?
         var input: ObservationInput
         var format: EventFormat = .text
         var execCommand: [String]?
@@ -45,7 +49,9 @@ final class Daemon: Sendable {
     func run() async throws {
         let store = try Self.open(options.storePath)
         if let fencesPath = options.fencesPath {
-            let regions = try FenceLoading.regions(from: fencesPath, defaultRadius: options.radius)
+            let regions = FenceLoading.withApproach(
+                try FenceLoading.regions(from: fencesPath, defaultRadius: options.radius, datum: options.datum),
+                options.approach)
             let (added, replaced) = try storeCall { try store.upsertRegions(regions) }
             Console.error("geofence run: imported \(fencesPath): \(added) added, \(replaced) replaced")
         }
@@ -88,15 +94,19 @@ final class Daemon: Sendable {
                 _ = try? store.pruneDelivered(keeping: options.keepDelivered)
             }
         }
+        // Events still unstored at the stop (a full or read-only file system) are lost with the process: the sinks
+        // get what is stored, and the exit status says that something was not.
+        var unstored: CLIError?
         if !pending.isEmpty {
             do { try store.append(pending) } catch {
-                Console.error("geofence run: \(pending.count) events could not be stored before stopping: \(error)")
+                unstored = .failure("geofence run: \(pending.count) events could not be stored before stopping: \(error)")
             }
         }
         for worker in workers { worker.wake() }
         for worker in workers where !worker.drainAndStop(timeout: options.drainTimeout) {
             Console.error("geofence run: sink \(worker.name): undelivered events stay queued for the next start")
         }
+        if let unstored { throw unstored }
         Console.error("geofence run: stopped")
     }
 

@@ -72,10 +72,31 @@ final class DeliveryWorker: @unchecked Sendable {
         var backoff = 0.25
         var store: GeofenceStore?
         var failing = false
+        // The last event the sink accepted in this process; nil before the first. It runs ahead of the stored
+        // cursor when the cursor cannot be written (a full or read-only file system): the next batches start after
+        // it, so nothing is delivered again meanwhile (a restart repeats what the stored cursor had not passed, as
+        // after a crash), and the stored cursor is written again at each new batch.
+        var accepted: UInt64?
+        var cursorFailing = false
+        /// Writes the cursor; a failure is logged once and leaves `accepted` to keep the place.
+        func recordCursor(_ sequence: UInt64) {
+            do {
+                try store?.markDelivered(sink: name, through: sequence)
+                if cursorFailing { Console.error("geofence run: sink \(name): delivery cursor recorded again") }
+                cursorFailing = false
+            } catch {
+                if !cursorFailing {
+                    Console.error("geofence run: sink \(name): cannot record the delivery cursor (\(error)); "
+                        + "delivered events are not sent again before a restart")
+                }
+                cursorFailing = true
+            }
+        }
         while !isDone() {
             do {
                 if store == nil { store = try GeofenceStore(path: storePath) }
-                let batch = try store!.undelivered(sink: name, limit: Self.batchSize)
+                let batch = try accepted.map { try store!.events(after: $0, limit: Self.batchSize) }
+                    ?? store!.undelivered(sink: name, limit: Self.batchSize)
                 if batch.isEmpty {
                     if isDraining() { break }  // everything queued is delivered
                     waitForWork(upTo: 1)
@@ -84,7 +105,12 @@ final class DeliveryWorker: @unchecked Sendable {
                 // The cursor moves once per batch (one fsync'd commit per batch, not per event); a sink that fails
                 // part-way still gets the cursor moved past what it accepted.
                 var delivered: UInt64?
-                defer { if let delivered { try? store?.markDelivered(sink: name, through: delivered) } }
+                defer {
+                    if let delivered {
+                        accepted = delivered
+                        recordCursor(delivered)
+                    }
+                }
                 for event in batch {
                     try sink.deliver(event)
                     delivered = event.sequence
