@@ -365,12 +365,18 @@ static int32_t gf__lerp(int32_t a, int32_t b, uint64_t t32) {
 }
 
 /* Distance state of one fix against one shape. */
+#define GF__HAVE_LOCAL 1u
+#define GF__HAVE_MM 2u
+
 typedef struct gf__nearest {
     gf_point fix;
     gf__ecef fix_ecef;
     int64_t s_lat, s_lon;   /* scales at the fix: q per GF__SCALE_STEP e7 */
-    int64_t best_local;     /* smallest local-frame distance of the first pass, in q (INT64_MAX: none) */
-    int64_t best_mm;        /* smallest exact distance of the second pass, in mm (INT64_MAX: none) */
+    int64_t best_local;     /* smallest local-frame distance of the first pass, in q (valid with GF__HAVE_LOCAL) */
+    int64_t best_mm;        /* smallest exact distance of the second pass, in mm (valid with GF__HAVE_MM) */
+    /* One 32-bit word of flags rather than INT64_MAX sentinels or two adjacent flags: on armhf gcc stores a 64-bit
+     * constant through a VFP register, which the no-FPU check (rightly) refuses on the query path. */
+    uint32_t have;
 } gf__nearest;
 
 /* The foot of the fix on edge i (its nearest point in the local frame) as t in 2^-32, and the local distance to it
@@ -416,7 +422,10 @@ static int64_t gf__local_foot(const gf__shape *s, uint32_t i, const gf__nearest 
 static void gf__first_pass(const gf__shape *s, uint32_t i, gf__nearest *n) {
     uint64_t t32;
     int64_t local = gf__local_foot(s, i, n, &t32);
-    if (local < n->best_local) n->best_local = local;
+    if (!(n->have & GF__HAVE_LOCAL) || local < n->best_local) {
+        n->best_local = local;
+        n->have |= GF__HAVE_LOCAL;
+    }
 }
 
 /* Pass 2: the exact distance to the foot of every edge whose local distance could make it the nearest. The local
@@ -429,7 +438,10 @@ static void gf__second_pass(const gf__shape *s, uint32_t i, gf__nearest *n) {
     gf_point a = s->vertices[i], b = s->vertices[i + 1];
     gf_point foot = {gf__lerp(a.lat, b.lat, t32), gf__lerp(a.lon, b.lon, t32)};
     int64_t mm = gf__arc_mm(gf__chord2(n->fix_ecef, gf__ecef_of(foot)));
-    if (mm < n->best_mm) n->best_mm = mm;
+    if (!(n->have & GF__HAVE_MM) || mm < n->best_mm) {
+        n->best_mm = mm;
+        n->have |= GF__HAVE_MM;
+    }
 }
 
 /* Whether the fix lies exactly on an edge of its cell (so on the polygon's boundary: distance 0). */
@@ -482,8 +494,7 @@ int gf__shape_test(const gf__shape *s, gf_point fix, const gf__ecef *fix_ecef, u
     if (band >= s->band_count) band = s->band_count - 1;
     n.s_lat = s->scales[2 * band];
     n.s_lon = s->scales[2 * band + 1];
-    n.best_local = INT64_MAX;
-    n.best_mm = INT64_MAX;
+    n.have = 0;
     int64_t grid_east = s->x0 + ((int64_t)s->gx << s->shift), grid_north = s->y0 + ((int64_t)s->gy << s->shift);
     if (lon_hi >= s->x0 && lon_lo < grid_east && lat_hi >= s->y0 && lat_lo < grid_north) {
         /* Two passes over the same cells: the local distances first, then exact measures only for the edges that
@@ -514,9 +525,10 @@ int gf__shape_test(const gf__shape *s, gf_point fix, const gf__ecef *fix_ecef, u
         reach_mm = per_mm == 0 ? 0 : (reach_e7 << 24) / per_mm;
     }
 
-    int64_t boundary_mm = n.best_mm < reach_mm ? n.best_mm : reach_mm;  /* a lower bound when nothing was found */
+    /* The distance to the boundary, or a lower bound on it when no edge was found within reach. */
+    int64_t boundary_mm = (n.have & GF__HAVE_MM) && n.best_mm < reach_mm ? n.best_mm : reach_mm;
     if (s->half_width_mm != 0) {
-        if (n.best_mm == INT64_MAX) return 0;  /* no edge within reach: outside by more than the margin */
+        if (!(n.have & GF__HAVE_MM)) return 0;  /* no edge within reach: outside by more than the margin */
         *distance_mm = n.best_mm - (int64_t)s->half_width_mm;
         return *distance_mm <= (int64_t)margin_mm;
     }
@@ -525,7 +537,7 @@ int gf__shape_test(const gf__shape *s, gf_point fix, const gf__ecef *fix_ecef, u
         *distance_mm = -boundary_mm;
         return 1;
     }
-    if (n.best_mm == INT64_MAX || n.best_mm > (int64_t)margin_mm) return 0;
+    if (!(n.have & GF__HAVE_MM) || n.best_mm > (int64_t)margin_mm) return 0;
     *distance_mm = n.best_mm;
     return 1;
 }

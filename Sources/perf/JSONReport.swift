@@ -8,16 +8,25 @@
 enum JSONReport {
     static func render(_ results: [BenchmarkResult], polygonRows: [String] = []) -> String {
         let rows = results.map { result in
-            "{\"engine\":\"\(result.engine.rawValue)\",\"workload\":\"\(result.workload.rawValue)\","
-                + "\"fences\":\(result.fences),\"dataset\":\"\(result.dataset)\",\"fixes\":\(result.fixes),"
-                + "\"subsampled\":\(result.subsampled),"
-                + "\"ns_per_fix_median\":\(number(result.nanosecondsPerFixMedian, places: 2)),"
-                + "\"ns_per_fix_p99\":\(number(result.nanosecondsPerFixP99, places: 2)),"
-                + "\"bytes_per_fence\":\(number(result.bytesPerFence, places: 2)),"
-                + "\"build_ns_per_fence\":\(number(result.buildNanosecondsPerFence, places: 2)),"
-                + "\"hits\":\(result.hits)" + monitorFields(result) + "}"
+            "{" + commonFields(engine: result.engine.rawValue, workload: result.workload.rawValue,
+                               fences: result.fences, dataset: result.dataset, fixes: result.fixes,
+                               subsampled: result.subsampled, median: result.nanosecondsPerFixMedian,
+                               p99: result.nanosecondsPerFixP99, bytesPerFence: result.bytesPerFence,
+                               buildPerFence: result.buildNanosecondsPerFence, hits: result.hits)
+                + monitorFields(result) + "}"
         }
         return "{\"results\":[\n" + (rows + polygonRows).joined(separator: ",\n") + "\n]}"
+    }
+
+    /// The keys every row has, in their order (no braces).
+    static func commonFields(
+        engine: String, workload: String, fences: Int, dataset: String, fixes: Int, subsampled: Bool, median: Double,
+        p99: Double, bytesPerFence: Double, buildPerFence: Double, hits: Int
+    ) -> String {
+        "\"engine\":\"\(engine)\",\"workload\":\"\(workload)\",\"fences\":\(fences),\"dataset\":\"\(dataset)\","
+            + "\"fixes\":\(fixes),\"subsampled\":\(subsampled),\"ns_per_fix_median\":\(number(median, places: 2)),"
+            + "\"ns_per_fix_p99\":\(number(p99, places: 2)),\"bytes_per_fence\":\(number(bytesPerFence, places: 2)),"
+            + "\"build_ns_per_fence\":\(number(buildPerFence, places: 2)),\"hits\":\(hits)"
     }
 
     private static func monitorFields(_ result: BenchmarkResult) -> String {
@@ -33,7 +42,7 @@ enum JSONReport {
     }
 
     /// JSON has no NaN or infinity; an unmeasurable value is null rather than invalid JSON.
-    private static func number(_ value: Double, places: Int) -> String {
+    static func number(_ value: Double, places: Int) -> String {
         value.isFinite ? fixed(value, places: places) : "null"
     }
 }

@@ -40,19 +40,20 @@ enum PolygonReport {
     /// The rows for JSONReport, with its keys ("fences" = polygons; "hits" = fixes inside, summed over the shapes)
     /// plus "vertices", "bytes_per_vertex" and "build_ns_per_vertex"; the core's rows add "allocations_per_fix".
     static func jsonRows(_ results: [PolygonResult]) -> [String] {
-        func number(_ value: Double, places: Int) -> String { value.isFinite ? fixed(value, places: places) : "null" }
-        return results.map { result in
-            "{\"engine\":\"\(result.engine.rawValue)\",\"workload\":\"\(result.workload.rawValue)\","
-                + "\"fences\":\(result.fences),\"dataset\":\"\(result.dataset)\",\"fixes\":\(result.fixes),"
-                + "\"subsampled\":\(result.subsampled),"
-                + "\"ns_per_fix_median\":\(number(result.nanosecondsPerFixMedian, places: 2)),"
-                + "\"ns_per_fix_p99\":\(number(result.nanosecondsPerFixP99, places: 2)),"
-                + "\"bytes_per_fence\":\(number(result.bytesPerFence, places: 2)),"
-                + "\"build_ns_per_fence\":\(number(result.buildNanosecondsPerFence, places: 2)),"
-                + "\"hits\":\(result.inside),\"vertices\":\(result.vertices),"
-                + "\"bytes_per_vertex\":\(number(result.bytesPerVertex, places: 2)),"
-                + "\"build_ns_per_vertex\":\(number(result.buildNanosecondsPerVertex, places: 2))"
-                + (result.allocationsPerFix.map { ",\"allocations_per_fix\":\(number($0, places: 4))" } ?? "") + "}"
+        results.map { result in
+            let common = JSONReport.commonFields(
+                engine: result.engine.rawValue, workload: result.workload.rawValue, fences: result.fences,
+                dataset: result.dataset, fixes: result.fixes, subsampled: result.subsampled,
+                median: result.nanosecondsPerFixMedian, p99: result.nanosecondsPerFixP99,
+                bytesPerFence: result.bytesPerFence, buildPerFence: result.buildNanosecondsPerFence,
+                hits: result.inside)
+            var fields = common + ",\"vertices\":\(result.vertices)"
+            fields += ",\"bytes_per_vertex\":\(JSONReport.number(result.bytesPerVertex, places: 2))"
+            fields += ",\"build_ns_per_vertex\":\(JSONReport.number(result.buildNanosecondsPerVertex, places: 2))"
+            if let allocations = result.allocationsPerFix {
+                fields += ",\"allocations_per_fix\":\(JSONReport.number(allocations, places: 4))"
+            }
+            return "{" + fields + "}"
         }
     }
 

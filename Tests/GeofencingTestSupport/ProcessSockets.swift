@@ -58,20 +58,8 @@ public enum ProcessSockets {
         return found
     }
 
-    /// The rows of a /proc table after its header, split on blanks. Read with read(2) until the end: /proc files
-    /// report size 0 and come a page per read, so a one-shot read could cut a long table.
+    /// The rows of a /proc table after its header, split on blanks.
     private static func rows(_ path: String) -> [[String]] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return [] }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst()
-            .map { $0.split(separator: " ").map(String.init) }
+        ProcFile.text(path).split(separator: "\n").dropFirst().map { $0.split(separator: " ").map(String.init) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GeofencingTestSupport
 import Synchronization
 
 /// Consumes a stream in a task of its own and keeps what arrives, so a test can wait for a condition with a
@@ -82,25 +83,9 @@ enum Descriptors {
 
     static var count: Int { open().count }
 
-    /// The whole of a /proc file. Not `String(contentsOfFile:)`: /proc files report size 0 and come a page per
-    /// read(2), and a table longer than a page (many connections, as when tests run in parallel) would be cut.
-    static func readAll(_ path: String) -> String {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return "" }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            bytes += buffer[0 ..< count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     /// The socket inodes of this process's TCP connections to 127.0.0.1:`port` (from /proc/net/tcp).
     static func sockets(connectedToPort port: UInt16) -> Set<String> {
-        let table = readAll("/proc/net/tcp")
+        let table = ProcFile.text("/proc/net/tcp")
         var inodes: Set<String> = []
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")

@@ -106,7 +106,7 @@ final class UDPFedGPSD: @unchecked Sendable {
     /// Whether some socket of the machine has bound UDP `port` (from /proc/net/udp).
     static func isBound(udpPort port: UInt16) -> Bool {
         let suffix = ":" + String(format: "%04X", port)
-        return Descriptors.readAll("/proc/net/udp").split(separator: "\n").dropFirst().contains { line in
+        return ProcFile.text("/proc/net/udp").split(separator: "\n").dropFirst().contains { line in
             line.split(separator: " ").dropFirst().first?.hasSuffix(suffix) == true
         }
     }
