@@ -291,8 +291,9 @@ gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, u
                           uint32_t half_width_mm, gf__shape **out, size_t *bytes);
 void gf__shape_free(gf__shape *s);
 /* Whether the fix is inside the shape or its boundary within margin_mm; sets *distance_mm (signed, negative inside)
- * when it is. fix_ecef: the fix's ECEF. */
-int gf__shape_test(const gf__shape *s, gf_point fix, const gf__ecef *fix_ecef, uint32_t margin_mm,
+ * when it is. *fix_ecef: the fix's ECEF, valid when *fix_ecef_ready, else computed here if a distance is needed
+ * (a fix outside a polygon at margin 0 needs none). */
+int gf__shape_test(const gf__shape *s, gf_point fix, gf__ecef *fix_ecef, int *fix_ecef_ready, uint32_t margin_mm,
                    int64_t *distance_mm);
 
 /* A gf_cursor (geofence.h) has one row/col/slot per level a table can hold. */

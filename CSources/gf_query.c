@@ -63,13 +63,10 @@ static void gf__scan_cell(const gf_table *table, const gf__cell *cell, int64_t m
         if (!gf__lon_overlap(entry->u_lo, entry->u_span, q.u_lo, q.u_span)) continue;
 
         const gf__fence *fence = &table->fences[entry->slot];
-        if (!sink->at_ready) {
-            sink->at = gf__ecef_of(sink->fix);
-            sink->at_ready = 1;
-        }
         if (fence->radius_mm == GF__SHAPE_RADIUS) {
             int64_t shape_distance_mm;
-            if (!gf__shape_test(table->shapes[entry->slot], sink->fix, &sink->at, margin_mm, &shape_distance_mm))
+            if (!gf__shape_test(table->shapes[entry->slot], sink->fix, &sink->at, &sink->at_ready, margin_mm,
+                                &shape_distance_mm))
                 continue;
             if (probe != NULL) {
                 gf__cell_rect own = gf__slot_rect(table, entry->slot);
@@ -77,6 +74,10 @@ static void gf__scan_cell(const gf_table *table, const gf__cell *cell, int64_t m
             }
             gf__emit(sink, gf__handle_of(entry->slot, fence->generation), shape_distance_mm);
             continue;
+        }
+        if (!sink->at_ready) {
+            sink->at = gf__ecef_of(sink->fix);
+            sink->at_ready = 1;
         }
         /* Chord <= arc, so a hit has chord <= radius + margin: reach bounds the squared chord.
          * reach <= 2.6e7 q, so reach^2 stays far below 2^63. */

@@ -370,7 +370,8 @@ static int32_t gf__lerp(int32_t a, int32_t b, uint64_t t32) {
 
 typedef struct gf__nearest {
     gf_point fix;
-    gf__ecef fix_ecef;
+    gf__ecef *fix_ecef;     /* the fix's ECEF, computed on first need (the query's, shared with its circles) */
+    int *fix_ecef_ready;
     int64_t s_lat, s_lon;   /* scales at the fix: q per GF__SCALE_STEP e7 */
     int64_t best_local;     /* smallest local-frame distance of the first pass, in q (valid with GF__HAVE_LOCAL) */
     int64_t best_mm;        /* smallest exact distance of the second pass, in mm (valid with GF__HAVE_MM) */
@@ -437,7 +438,11 @@ static void gf__second_pass(const gf__shape *s, uint32_t i, gf__nearest *n) {
     if (local > n->best_local + n->best_local / 4 + 64) return;
     gf_point a = s->vertices[i], b = s->vertices[i + 1];
     gf_point foot = {gf__lerp(a.lat, b.lat, t32), gf__lerp(a.lon, b.lon, t32)};
-    int64_t mm = gf__arc_mm(gf__chord2(n->fix_ecef, gf__ecef_of(foot)));
+    if (!*n->fix_ecef_ready) {
+        *n->fix_ecef = gf__ecef_of(n->fix);
+        *n->fix_ecef_ready = 1;
+    }
+    int64_t mm = gf__arc_mm(gf__chord2(*n->fix_ecef, gf__ecef_of(foot)));
     if (!(n->have & GF__HAVE_MM) || mm < n->best_mm) {
         n->best_mm = mm;
         n->have |= GF__HAVE_MM;
@@ -462,7 +467,7 @@ static int gf__on_boundary(const gf__shape *s, gf_point fix) {
     return 0;
 }
 
-int gf__shape_test(const gf__shape *s, gf_point fix, const gf__ecef *fix_ecef, uint32_t margin_mm,
+int gf__shape_test(const gf__shape *s, gf_point fix, gf__ecef *fix_ecef, int *fix_ecef_ready, uint32_t margin_mm,
                    int64_t *distance_mm) {
     int polygon = s->half_width_mm == 0;
     int inside = polygon ? gf__polygon_contains(s, fix) : 0;
@@ -488,7 +493,8 @@ int gf__shape_test(const gf__shape *s, gf_point fix, const gf__ecef *fix_ecef, u
 
     gf__nearest n;
     n.fix = fix;
-    n.fix_ecef = *fix_ecef;
+    n.fix_ecef = fix_ecef;
+    n.fix_ecef_ready = fix_ecef_ready;
     int64_t band = ((int64_t)fix.lat - s->band_lat0) >> GF__BAND_SHIFT;
     if (band < 0) band = 0;
     if (band >= s->band_count) band = s->band_count - 1;
