@@ -264,6 +264,30 @@ gf_status gf_fence_get(const gf_table *table, gf_handle handle, gf_point *centre
     return GF_OK;
 }
 
+gf_status gf_fence_distance(const gf_table *table, gf_handle handle, gf_point fix, uint32_t limit_mm,
+                            int64_t *distance_mm) {
+    if (table == NULL || distance_mm == NULL) return GF_ERR_NULL;
+    if (fix.lat < -GF_LAT_MAX_E7 || fix.lat > GF_LAT_MAX_E7) return GF_ERR_LATITUDE;
+    if (fix.lon < -GF_LON_MAX_E7 || fix.lon > GF_LON_MAX_E7) return GF_ERR_LONGITUDE;
+    if (limit_mm > GF_MARGIN_MAX_MM) return GF_ERR_MARGIN;
+    uint32_t slot = gf__live_slot(table, handle);
+    if (slot == GF__NIL) return GF_ERR_HANDLE;
+    const gf__fence *fence = &table->fences[slot];
+    if (fence->radius_mm != GF__SHAPE_RADIUS) {
+        /* A circle: the same arc as the query's, from the same chord, so both agree to the millimetre. */
+        *distance_mm = gf__arc_mm(gf__chord2(gf__ecef_of(fix), gf__ecef_of(fence->centre))) - (int64_t)fence->radius_mm;
+        return GF_OK;
+    }
+    /* A shape: its query test with the limit as margin. Outside beyond it the test reports nothing; the distance
+     * is then known only to exceed the limit. */
+    gf__ecef at;
+    int at_ready = 0;
+    int64_t measured;
+    *distance_mm = gf__shape_test(table->shapes[slot], fix, &at, &at_ready, limit_mm, &measured)
+        ? measured : (int64_t)limit_mm + 1;
+    return GF_OK;
+}
+
 /* ---- Polygons and corridors ---- */
 
 static gf_status gf__check_vertices(const gf_point *vertices, uint32_t count) {

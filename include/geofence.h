@@ -178,6 +178,16 @@ gf_status gf_fence_move(gf_table *table, gf_handle handle, gf_point centre, uint
 /* Reads a fence's centre and radius. Either output may be NULL. Errors: GF_ERR_NULL (table), GF_ERR_HANDLE. */
 gf_status gf_fence_get(const gf_table *table, gf_handle handle, gf_point *centre, uint32_t *radius_mm);
 
+/* The signed distance in mm from a fix to one fence's boundary (negative inside), as gf_query computes it.
+ * Circles: exact (within the DISTANCE error) at any distance. Polygons and corridors: exact when the fix is within
+ * limit_mm of the boundary; outside beyond it, limit_mm + 1 (only "farther than the limit" is known); inside deeper
+ * than it, at least limit_mm in magnitude and at most the true depth. Cost: a circle's one distance; a shape's
+ * query test with limit_mm as margin (the edges of its cells within the limit: a large limit on a large shape
+ * walks many edges). Errors: GF_ERR_NULL, GF_ERR_LATITUDE / GF_ERR_LONGITUDE (the fix), GF_ERR_MARGIN (limit_mm >
+ * GF_MARGIN_MAX_MM), GF_ERR_HANDLE. Integer only, allocation-free. */
+gf_status gf_fence_distance(const gf_table *table, gf_handle handle, gf_point fix, uint32_t limit_mm,
+                            int64_t *distance_mm);
+
 /* ---- Polygons and corridors -------------------------------------------------------------------------------------
  *
  * Fences of other shapes in the same table: the same handles, queries, margins and signed distances as circles.

@@ -13,9 +13,12 @@ import Foundation
 /// (recently fired, or the vehicle is inside), which are checked every fix until they re-arm: a few, near the vehicle.
 ///
 /// Time to the boundary: from the smoothed position, along the current velocity, to where that straight line meets
-/// the circle (nil when it misses the circle or points away: a vehicle passing by tangentially or leaving is not
-/// approaching, however close). Computed in the tangent plane at the vehicle with the core's geodesic distance to
-/// the centre: the only approximation is the direction to the centre (fractions of a degree at 50 km).
+/// the region (nil when it misses the region or points away: a vehicle passing by tangentially or leaving is not
+/// approaching, however close). A circle's is computed in the tangent plane at the vehicle with the core's geodesic
+/// distance to the centre: the only approximation is the direction to the centre (fractions of a degree at 50 km).
+/// A polygon's or corridor's by stepping along the line with the core's signed distance (sphere tracing: a step of
+/// the distance to the boundary cannot cross it), as far as the vehicle gets in twice the largest lead time: a line
+/// that does not meet the shape by then counts as not approaching.
 final class ApproachTracker {
     /// Seconds of GNSS time a spent alarm must see the vehicle not approaching (while outside) before it re-arms.
     static let rearmTime: Double = 10
@@ -26,11 +29,10 @@ final class ApproachTracker {
     /// One region with an alarm.
     private struct Entry {
         let regionSlot: Int
-        let handle: gf_handle
+        var handle: gf_handle
         var alarm: ApproachAlarm
-        var center: gf_point
-        var centerCoordinate: Coordinate
-        var radius: Double
+        /// A circle's centre and radius (closed-form time to the boundary); nil for a polygon or corridor.
+        var circle: (center: gf_point, centerCoordinate: Coordinate, radius: Double)?
         /// Fires at the next approach; false once fired or entered, until `rearmTime` of not approaching.
         var armed = true
         /// Spent: GNSS time of the first of the fixes since which the vehicle has not been approaching.
@@ -63,33 +65,45 @@ final class ApproachTracker {
 
     /// Gives the region in `regionSlot` the alarm `region.approach` (adding, moving or removing its entry). A region
     /// keeps its armed state when replaced. Throws only when the core cannot allocate; nothing changes then.
-    func update(regionSlot: Int, region: CircularRegion, center: gf_point, radiusMillimetres: UInt32)
-        throws(RegionMonitorError)
-    {
+    func update(regionSlot: Int, region: Region, shape: CoreShape) throws(RegionMonitorError) {
         guard let alarm = region.approach else {
             remove(regionSlot: regionSlot)
             return
         }
+        var circle: (center: gf_point, centerCoordinate: Coordinate, radius: Double)?
+        if case .circle(let center, let radiusMillimetres) = shape {
+            circle = (center, region.center, Double(radiusMillimetres) / 1000)
+        }
         if let slot = slotByRegion[regionSlot], var entry = entries[slot] {
-            try table!.move(entry.handle, center: center, radiusMillimetres: radiusMillimetres)
+            let handle = try table!.replace(entry.handle, with: shape)
             countLeadTime(entry.alarm.leadTime, by: -1)
             entry.alarm = alarm
-            entry.center = center
-            entry.centerCoordinate = region.center
-            entry.radius = Double(radiusMillimetres) / 1000
-            entries[slot] = entry
+            entry.circle = circle
+            if handle != entry.handle {
+                // A new fence in the alarm table: the entry moves to its slot.
+                entries[slot] = nil
+                spent.remove(slot)
+                entry.handle = handle
+                store(entry)
+            } else {
+                entries[slot] = entry
+            }
             countLeadTime(alarm.leadTime, by: 1)
             return
         }
         if table == nil { table = try CoreFenceTable(capacity: capacity) }
-        let handle = try table!.add(center: center, radiusMillimetres: radiusMillimetres)
-        let slot = Int(handle & 0xFF_FFFF)
-        if slot >= entries.count { entries.append(contentsOf: repeatElement(nil, count: slot - entries.count + 1)) }
-        entries[slot] = Entry(
-            regionSlot: regionSlot, handle: handle, alarm: alarm, center: center, centerCoordinate: region.center,
-            radius: Double(radiusMillimetres) / 1000)
-        slotByRegion[regionSlot] = slot
+        let handle = try table!.add(shape)
+        store(Entry(regionSlot: regionSlot, handle: handle, alarm: alarm, circle: circle))
         countLeadTime(alarm.leadTime, by: 1)
+    }
+
+    /// Puts an entry at the slot of its fence in the alarm table.
+    private func store(_ entry: Entry) {
+        let slot = MonitorEngine.coreSlot(entry.handle)
+        if slot >= entries.count { entries.append(contentsOf: repeatElement(nil, count: slot - entries.count + 1)) }
+        entries[slot] = entry
+        slotByRegion[entry.regionSlot] = slot
+        if !entry.armed { spent.insert(slot) }
     }
 
     /// Forgets the alarm of the region in `regionSlot`, if it has one.
@@ -123,7 +137,7 @@ final class ApproachTracker {
             let margin = UInt32(min(Double(GF_MARGIN_MAX_MM), (reach * 1000).rounded(.up)))
             table.query(point, marginMillimetres: margin, tracking: true) { hits in
                 for hit in hits {
-                    let slot = Int(hit.handle & 0xFF_FFFF)
+                    let slot = MonitorEngine.coreSlot(hit.handle)
                     guard let entry = entries[slot], entry.armed else { continue }
                     let distance = Double(hit.distance_mm) / 1000
                     switch state(entry.regionSlot) {
@@ -188,9 +202,10 @@ final class ApproachTracker {
     /// centre, the line meets the circle after L = D cos a - sqrt(r² - D² sin² a), computed as
     /// (D² - r²) / (D cos a + sqrt(r² - D² sin² a)) to keep its precision when D - r is small against r.
     private func timeToBoundary(_ entry: Entry, motion: MotionEstimate, from here: gf_point) -> Double? {
-        let d = CoreFenceTable.distance(here, entry.center), r = entry.radius
-        let plane = LocalTangentPlane(latitude: (motion.position.latitude + entry.centerCoordinate.latitude) / 2)
-        let toCenter = plane.offset(of: entry.centerCoordinate, from: motion.position)
+        guard let circle = entry.circle else { return timeToShape(entry, motion: motion, from: here) }
+        let d = CoreFenceTable.distance(here, circle.center), r = circle.radius
+        let plane = LocalTangentPlane(latitude: (motion.position.latitude + circle.centerCoordinate.latitude) / 2)
+        let toCenter = plane.offset(of: circle.centerCoordinate, from: motion.position)
         let length = (toCenter.east * toCenter.east + toCenter.north * toCenter.north).squareRoot()
         let speed = motion.speed
         guard speed > 0, length > 0 else { return d <= r ? 0 : nil }
@@ -201,6 +216,30 @@ final class ApproachTracker {
         guard offLine <= r * r else { return nil }
         let travel = (d - r) * (d + r) / (d * cosine + (r * r - offLine).squareRoot())
         return travel / speed
+    }
+
+    /// `timeToBoundary` of a polygon or corridor: sphere tracing along the velocity line from the smoothed position,
+    /// at most as far as the vehicle gets in twice the largest lead time (and 50 km), to within 0.5 m of the
+    /// boundary; at most 200 steps (a line grazing the boundary: not approaching).
+    private func timeToShape(_ entry: Entry, motion: MotionEstimate, from here: gf_point) -> Double? {
+        guard let table else { return nil }
+        let speed = motion.speed
+        let reach = min(50_000, speed * 2 * largestLeadTime + Self.marginSlack)
+        let start = table.distance(from: here, to: entry.handle, limit: reach)
+        if start <= 0 { return speed > 0 ? 0 : nil }
+        guard speed > 0 else { return nil }
+        let plane = LocalTangentPlane(latitude: motion.position.latitude)
+        let east = motion.east / speed, north = motion.north / speed
+        var travelled = 0.0, distance = start
+        for _ in 0..<200 {
+            if distance <= 0.5 { return travelled / speed }
+            travelled += distance
+            guard travelled <= reach else { return nil }
+            let ahead = plane.coordinate(east: east * travelled, north: north * travelled, from: motion.position)
+            guard let point = CoreFenceTable.point(ahead) else { return nil }
+            distance = table.distance(from: point, to: entry.handle, limit: reach)
+        }
+        return nil
     }
 
     private func spend(_ slot: Int) {

@@ -24,16 +24,36 @@ final class CoreFenceTable {
 
     var count: Int { Int(gf_table_count(table)) }
 
-    func add(center: gf_point, radiusMillimetres: UInt32) throws(RegionMonitorError) -> gf_handle {
+    func add(_ shape: CoreShape) throws(RegionMonitorError) -> gf_handle {
         var handle = GF_HANDLE_NONE
-        let status = gf_fence_add(table, center, radiusMillimetres, &handle)
+        let status: gf_status
+        switch shape {
+        case .circle(let center, let radius):
+            status = gf_fence_add(table, center, radius, &handle)
+        case .polygon(let vertices, let ringEnds):
+            status = gf_polygon_add(table, vertices, ringEnds, UInt32(ringEnds.count), &handle)
+        case .corridor(let path, let halfWidth):
+            status = gf_corridor_add(table, path, UInt32(path.count), halfWidth, &handle)
+        }
         guard status == GF_OK else { throw Self.error(status, capacity: Int(gf_table_capacity(table))) }
         return handle
     }
 
-    func move(_ handle: gf_handle, center: gf_point, radiusMillimetres: UInt32) throws(RegionMonitorError) {
-        let status = gf_fence_move(table, handle, center, radiusMillimetres)
-        guard status == GF_OK else { throw Self.error(status, capacity: Int(gf_table_capacity(table))) }
+    /// Gives the fence `handle` the shape `shape`; returns its handle afterwards. A circle staying a circle moves
+    /// in place (same handle); otherwise the new shape is added before the old one is removed (a new handle), so
+    /// that on any error the old fence stands unchanged.
+    func replace(_ handle: gf_handle, with shape: CoreShape) throws(RegionMonitorError) -> gf_handle {
+        var center = gf_point(), radius: UInt32 = 0
+        if case .circle(let newCenter, let newRadius) = shape, gf_fence_get(table, handle, &center, &radius) == GF_OK {
+            let status = gf_fence_move(table, handle, newCenter, newRadius)
+            guard status == GF_OK else { throw Self.error(status, capacity: Int(gf_table_capacity(table))) }
+            return handle
+        }
+        // A full table has no slot for the new shape before the old one goes: that is the capacity error, as for
+        // any add (the caller may stop the region and start it again).
+        let added = try add(shape)
+        remove(handle)
+        return added
     }
 
     func remove(_ handle: gf_handle) {
@@ -72,6 +92,17 @@ final class CoreFenceTable {
         return Double(millimetres) / 1000
     }
 
+    /// Signed distance in metres from `point` to the boundary of fence `handle`, as the query computes it (negative
+    /// inside). Circles: exact. Polygons and corridors: exact within `limit` metres of the boundary (at most 50 km);
+    /// beyond it outside, just over `limit`; deeper inside, between `limit` and the true depth (gf_fence_distance).
+    func distance(from point: gf_point, to handle: gf_handle, limit: Double = 50_000) -> Double {
+        var millimetres: Int64 = 0
+        let limitMillimetres = UInt32(min(Double(GF_MARGIN_MAX_MM), max(0, limit * 1000).rounded(.up)))
+        let status = gf_fence_distance(table, handle, point, limitMillimetres, &millimetres)
+        precondition(status == GF_OK, "gf_fence_distance of a valid fix and handle failed")
+        return Double(millimetres) / 1000
+    }
+
     /// A coordinate as the core's e7 point, nil when it is invalid.
     static func point(_ coordinate: Coordinate) -> gf_point? {
         var point = gf_point()
@@ -83,6 +114,8 @@ final class CoreFenceTable {
         switch status {
         case GF_ERR_CAPACITY: .capacityReached(capacity)
         case GF_ERR_NOMEM: .outOfMemory
+        case GF_ERR_SHAPE, GF_ERR_RADIUS, GF_ERR_LATITUDE, GF_ERR_LONGITUDE:
+            .invalidShape(String(cString: gf_status_message(status)))
         default: .core(String(cString: gf_status_name(status)))
         }
     }

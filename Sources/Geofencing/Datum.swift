@@ -1,6 +1,6 @@
 /// The geodetic datum a coordinate was given in. The monitor, the core and the store work in WGS-84 only
 /// (DESIGN.md contract 1); the other datums are converted to WGS-84 where coordinates come in (a fence file, the
-/// `geofence convert` command, `CircularRegion(center:in:...)`) and back where they go out (exports).
+/// `geofence convert` command, `Region(center:in:...)`) and back where they go out (exports).
 ///
 /// | datum   | what it is                                              | WGS-84 → datum          | datum → WGS-84                     |
 /// |---------|---------------------------------------------------------|-------------------------|------------------------------------|

@@ -30,7 +30,19 @@ public struct MonitorConfiguration: Sendable, Hashable {
 
     public init() {}
 
-    /// The hysteresis a region gets when it sets none: `defaultHysteresis`, at most a quarter of the radius.
+    /// The hysteresis a region gets when it sets none: `defaultHysteresis`, at most a quarter of a circle's radius
+    /// or a corridor's half-width. A polygon gets `defaultHysteresis` whatever its size (its narrowest part is not
+    /// known without an expensive search): give a polygon narrower than about 4x that its own `Region.hysteresis`.
+    public func hysteresis(for shape: RegionShape) -> Double {
+        switch shape {
+        case .circle(_, let radius): hysteresis(forRadius: radius)
+        case .corridor(_, let halfWidth): hysteresis(forRadius: halfWidth)
+        case .polygon: defaultHysteresis
+        }
+    }
+
+    /// The hysteresis a circle of this radius gets when it sets none: `defaultHysteresis`, at most a quarter of the
+    /// radius.
     public func hysteresis(forRadius radius: Double) -> Double {
         min(defaultHysteresis, radius / 4)
     }

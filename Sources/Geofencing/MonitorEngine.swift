@@ -1,12 +1,12 @@
 import CGeofence
 import Foundation
 
-/// One monitored region and its state, at the slot the core gave its fence.
+/// One monitored region and its state. Its slot in `MonitorEngine.records` is the engine's own (a replaced polygon
+/// gets a new core fence, and so a new core slot, but keeps its record slot and its place in every list).
 struct RegionRecord {
-    var region: CircularRegion
-    let handle: gf_handle
-    var center: gf_point
-    var radiusMillimetres: UInt32
+    var region: Region
+    /// The core fence; `MonitorEngine.recordSlotByCoreSlot` maps its slot back to this record.
+    var handle: gf_handle
     /// Metres past the boundary a fix must be to change the state.
     var hysteresis: Double
     var state: RegionState = .unknown
@@ -51,6 +51,9 @@ final class MonitorEngine {
     let configuration: MonitorConfiguration
     private let table: CoreFenceTable
     private var records: [RegionRecord?] = []
+    private var freeRecordSlots: [Int] = []
+    /// Record slot of each core slot's fence (-1: none): the core's hits name core slots.
+    private var recordSlotByCoreSlot: [Int32] = []
     private var slotByIdentifier: [String: Int] = [:]
     private var inside = SlotList()
     private var undetermined = SlotList()
@@ -76,59 +79,80 @@ final class MonitorEngine {
 
     // MARK: - Regions
 
-    var regions: [CircularRegion] { records.compactMap { $0?.region } }
+    var regions: [Region] { records.compactMap { $0?.region } }
 
     func state(for identifier: String) -> RegionState? {
         slotByIdentifier[identifier].flatMap { records[$0]?.state }
     }
 
     /// Adds or replaces a region. Returns the events to deliver (didStartMonitoring).
-    func start(_ region: CircularRegion) throws(RegionMonitorError) -> [MonitorEvent] {
-        let (center, radiusMillimetres) = try Self.validate(region)
-        let hysteresis = region.hysteresis ?? configuration.hysteresis(forRadius: region.radius)
+    func start(_ region: Region) throws(RegionMonitorError) -> [MonitorEvent] {
+        let shape = try Self.validate(region)
+        let hysteresis = region.hysteresis ?? configuration.hysteresis(for: region.shape)
         if let slot = slotByIdentifier[region.identifier], var record = records[slot] {
             // Replacement keeps the state: the next fix judges the new shape with the usual hysteresis, so a
             // vehicle the new shape still contains sees no exit and enter.
-            try table.move(record.handle, center: center, radiusMillimetres: radiusMillimetres)
+            let handle = try table.replace(record.handle, with: shape)
             do throws(RegionMonitorError) {
-                try approach.update(
-                    regionSlot: slot, region: region, center: center, radiusMillimetres: radiusMillimetres)
+                try approach.update(regionSlot: slot, region: region, shape: shape)
             } catch {
-                // Out of memory in the alarm table: put the fence back where it was (a move back to a shape the
-                // table held a moment ago), so that a failure changes nothing.
-                try? table.move(record.handle, center: record.center, radiusMillimetres: record.radiusMillimetres)
+                // Out of memory in the alarm table: put the old shape back (one the table held a moment ago), so
+                // that a failure changes nothing.
+                if let old = try? Self.validate(record.region), let back = try? table.replace(handle, with: old) {
+                    link(coreHandle: back, to: slot, replacing: handle)
+                    records[slot]!.handle = back
+                } else {
+                    link(coreHandle: handle, to: slot, replacing: record.handle)
+                    records[slot]!.handle = handle
+                }
                 throw error
             }
+            link(coreHandle: handle, to: slot, replacing: record.handle)
             record.region = region
-            record.center = center
-            record.radiusMillimetres = radiusMillimetres
+            record.handle = handle
             record.hysteresis = hysteresis
             records[slot] = record
             updateDwelling(slot)
         } else {
-            let handle = try table.add(center: center, radiusMillimetres: radiusMillimetres)
-            let slot = Int(handle & 0xFF_FFFF)
+            let handle = try table.add(shape)
+            let slot = freeRecordSlots.popLast() ?? records.count
             do throws(RegionMonitorError) {
-                try approach.update(
-                    regionSlot: slot, region: region, center: center, radiusMillimetres: radiusMillimetres)
+                try approach.update(regionSlot: slot, region: region, shape: shape)
             } catch {
                 table.remove(handle)
+                if slot < records.count { freeRecordSlots.append(slot) }
                 throw error
             }
-            if slot >= records.count { records.append(contentsOf: repeatElement(nil, count: slot - records.count + 1)) }
-            records[slot] = RegionRecord(
-                region: region, handle: handle, center: center, radiusMillimetres: radiusMillimetres,
-                hysteresis: hysteresis)
+            if slot == records.count { records.append(nil) }
+            records[slot] = RegionRecord(region: region, handle: handle, hysteresis: hysteresis)
+            link(coreHandle: handle, to: slot, replacing: nil)
             slotByIdentifier[region.identifier] = slot
             undetermined.insert(slot)
         }
         return [.didStartMonitoring(region)]
     }
 
+    /// Points the core slot of `coreHandle` at record `slot`, and forgets the core slot of `replacing` (when it is
+    /// a different fence).
+    private func link(coreHandle: gf_handle, to slot: Int, replacing old: gf_handle?) {
+        if let old, old != coreHandle { recordSlotByCoreSlot[Self.coreSlot(old)] = -1 }
+        let coreSlot = Self.coreSlot(coreHandle)
+        if coreSlot >= recordSlotByCoreSlot.count {
+            recordSlotByCoreSlot.append(contentsOf: repeatElement(-1, count: coreSlot - recordSlotByCoreSlot.count + 1))
+        }
+        recordSlotByCoreSlot[coreSlot] = Int32(slot)
+    }
+
+    /// The slot part of a core handle (its low 24 bits).
+    static func coreSlot(_ handle: gf_handle) -> Int { Int(handle & 0xFF_FFFF) }
+
+    /// The record slot of a core hit's fence.
+    private func recordSlot(of handle: gf_handle) -> Int { Int(recordSlotByCoreSlot[Self.coreSlot(handle)]) }
+
     /// Adds or replaces a region whose state was known before (a restarted daemon's store). The state stands as
     /// after an outage: the first usable fix confirms it silently unless it is past the boundary by the threshold,
     /// which is an enter or exit flagged `inferred`. A replaced region keeps its live state.
-    func restore(_ region: CircularRegion, _ restored: RestoredRegionState) throws(RegionMonitorError) -> [MonitorEvent] {
+    func restore(_ region: Region, _ restored: RestoredRegionState) throws(RegionMonitorError) -> [MonitorEvent] {
         let isNew = slotByIdentifier[region.identifier] == nil
         let events = try start(region)
         guard isNew, restored.state != .unknown, let slot = slotByIdentifier[region.identifier] else { return events }
@@ -144,8 +168,10 @@ final class MonitorEngine {
     func stop(identifier: String) {
         guard let slot = slotByIdentifier.removeValue(forKey: identifier), let record = records[slot] else { return }
         table.remove(record.handle)
+        recordSlotByCoreSlot[Self.coreSlot(record.handle)] = -1
         approach.remove(regionSlot: slot)
         records[slot] = nil
+        freeRecordSlots.append(slot)
         inside.remove(slot)
         undetermined.remove(slot)
         dwelling.remove(slot)
@@ -167,17 +193,14 @@ final class MonitorEngine {
         return events
     }
 
-    /// The region's centre and radius as the core takes them, or why the region is invalid.
-    static func validate(_ region: CircularRegion) throws(RegionMonitorError) -> (gf_point, UInt32) {
+    /// The region's shape as the core takes it, or why the region is invalid.
+    static func validate(_ region: Region) throws(RegionMonitorError) -> CoreShape {
         guard !region.identifier.isEmpty else { throw .emptyIdentifier }
-        guard region.center.isValid, abs(region.center.latitude) <= 85,
-              let center = CoreFenceTable.point(region.center) else { throw .invalidCenter(region.center) }
-        guard region.radius.isFinite, region.radius >= 1, region.radius <= RegionMonitor.maximumRegionMonitoringDistance
-        else { throw .invalidRadius(region.radius) }
+        let shape = try CoreShape.validate(region.shape)
         if let h = region.hysteresis, !(h.isFinite && h >= 0) { throw .invalidHysteresis(h) }
         if let t = region.dwellTime, !(t.isFinite && t >= 0) { throw .invalidDwellTime(t) }
         if let problem = region.approach?.problem { throw problem }
-        return (center, UInt32((region.radius * 1000).rounded()))
+        return shape
     }
 
     // MARK: - Observations
@@ -201,7 +224,7 @@ final class MonitorEngine {
         }
         table.query(point, marginMillimetres: 0, tracking: true) { hits in
             for hit in hits {
-                let slot = Int(hit.handle & 0xFF_FFFF)
+                let slot = recordSlot(of: hit.handle)
                 records[slot]!.seenAtFix = fixNumber
                 judge(slot, distance: Double(hit.distance_mm) / 1000, fix: fix, accuracy: accuracy)
             }
@@ -232,9 +255,10 @@ final class MonitorEngine {
         judge(slot, distance: distanceFromBoundary(point, record), fix: fix, accuracy: accuracy)
     }
 
-    /// Signed distance in metres from a region's boundary (negative inside), as the core computes it.
+    /// Signed distance in metres from a region's boundary (negative inside), as the core computes it (a polygon
+    /// or corridor: exact within 50 km of its boundary, beyond that at least 50 km).
     private func distanceFromBoundary(_ point: gf_point, _ record: RegionRecord) -> Double {
-        CoreFenceTable.distance(point, record.center) - Double(record.radiusMillimetres) / 1000
+        table.distance(from: point, to: record.handle)
     }
 
     /// A time without a usable fix (gpsd mode 0/1, a fix too inaccurate): only the outage rule can act.
@@ -331,17 +355,15 @@ final class MonitorEngine {
         var crossings: [(time: Date, slot: Int, kind: RegionEvent.Kind, fraction: Double)] = []
         table.query(midPoint, marginMillimetres: margin) { hits in
             for hit in hits {
-                let slot = Int(hit.handle & 0xFF_FFFF)
+                let slot = recordSlot(of: hit.handle)
                 let record = records[slot]!
                 guard record.state == .outside else { continue }
                 let depth = max(record.hysteresis, accuracyBoth)
-                let radius = Double(record.radiusMillimetres) / 1000
                 // The end fix must leave it outside too (otherwise this fix's ordinary enter rule speaks).
                 let endDistance = distanceFromBoundary(end.point, record)
                 guard endDistance > -depth,
-                      let pass = SegmentPass.through(
-                        center: record.region.center, radius: radius, depth: depth,
-                        from: start.fix.coordinate, to: end.fix.coordinate) else { continue }
+                      let pass = pass(through: record, depth: depth, from: start, to: end, length: length)
+                else { continue }
                 records[slot]!.eventAtFix = fixNumber
                 if approach.isActive { approach.entered(regionSlot: slot) }
                 if record.region.notifyOnEntry {
@@ -359,6 +381,22 @@ final class MonitorEngine {
             let point = SegmentPass.point(at: crossing.fraction, from: start.fix.coordinate, to: end.fix.coordinate)
             emit(crossing.kind, crossing.slot, state: crossing.kind == .enter ? .inside : .outside,
                  time: crossing.time, at: point, distance: 0, interpolated: true)
+        }
+    }
+
+    /// Where the segment between two fixes passes through a region at least `depth` inside: a circle's in closed
+    /// form, a polygon's or corridor's by stepping along the segment with the core's distances.
+    private func pass(through record: RegionRecord, depth: Double, from start: (fix: Fix, point: gf_point),
+                      to end: (fix: Fix, point: gf_point), length: Double) -> SegmentPass? {
+        if case .circle(let center, let radius) = record.region.shape {
+            return SegmentPass.through(
+                center: center, radius: radius, depth: depth, from: start.fix.coordinate, to: end.fix.coordinate)
+        }
+        let limit = length + depth + 1
+        return SegmentPass.through(length: length, depth: depth) { u in
+            let coordinate = SegmentPass.point(at: u, from: start.fix.coordinate, to: end.fix.coordinate)
+            guard let point = CoreFenceTable.point(coordinate) else { return .infinity }
+            return table.distance(from: point, to: record.handle, limit: limit)
         }
     }
 

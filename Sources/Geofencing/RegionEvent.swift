@@ -33,7 +33,7 @@ public struct RegionEvent: Sendable, Hashable {
     public let sequence: UInt64
     public let kind: Kind
     /// The region as it was when the event happened.
-    public let region: CircularRegion
+    public let region: Region
     /// The region's state after the event.
     public let state: RegionState
     /// GNSS time of the event: the fix's time, or for an interpolated event the time the straight segment between
@@ -58,7 +58,7 @@ public enum MonitorEvent: Sendable, Hashable {
     /// A region event (enter, exit, dwell, approach, determined).
     case region(RegionEvent)
     /// `startMonitoring(for:)` accepted the region (also when it replaced one with the same identifier).
-    case didStartMonitoring(CircularRegion)
+    case didStartMonitoring(Region)
     /// `startMonitoring(for:)` rejected the region; nothing already monitored changed.
-    case monitoringDidFail(CircularRegion, RegionMonitorError)
+    case monitoringDidFail(Region, RegionMonitorError)
 }

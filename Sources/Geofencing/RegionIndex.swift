@@ -1,25 +1,25 @@
 import CGeofence
 
-/// A fixed set of circular regions for one-off questions without states or events: which regions contain this
-/// coordinate, and how far inside it is. The counterpart of `CLCircularRegion.contains(_:)` for many regions at once
+/// A fixed set of regions for one-off questions without states or events: which regions contain this
+/// coordinate, and how far inside it is. The counterpart of `CLRegion.contains(_:)` for many regions at once
 /// (the `geofence query` batch command).
 ///
-/// Classification is the core's: within the band (2 cm + 1e-4 of the radius) of the WGS-84 geodesic answer.
+/// Classification is the core's: circles within the band (2 cm + 1e-4 of the radius) of the WGS-84 geodesic answer;
+/// polygons exact on the e7 coordinates; corridors within 20 mm + 1e-7 of the distance.
 /// Thread-safe (`Sendable`): queries take one lock, because the core's query buffer is reused.
 public final class RegionIndex: Sendable {
     /// The regions, in the order given (identifiers unique).
-    public let regions: [CircularRegion]
+    public let regions: [Region]
     private let table: Locked<CoreFenceTable>
 
     /// Builds the index. Throws the first region's error (as `startMonitoringOrThrow(for:)` would), or
     /// `duplicateIdentifier` when two regions share an identifier.
-    public init(regions: [CircularRegion]) throws(RegionMonitorError) {
+    public init(regions: [Region]) throws(RegionMonitorError) {
         let table = try CoreFenceTable(capacity: max(1, regions.count))
         var identifiers = Set<String>()
         for (slot, region) in regions.enumerated() {
             guard identifiers.insert(region.identifier).inserted else { throw .duplicateIdentifier(region.identifier) }
-            let (center, radius) = try MonitorEngine.validate(region)
-            let handle = try table.add(center: center, radiusMillimetres: radius)
+            let handle = try table.add(try MonitorEngine.validate(region))
             // A fresh table hands out slots 0, 1, 2, ... in order: the slot is the region's index.
             precondition(Int(handle & 0xFF_FFFF) == slot, "a fresh core table gave slots out of order")
         }
@@ -30,7 +30,7 @@ public final class RegionIndex: Sendable {
     /// The regions containing `coordinate`, with the signed distance from each one's boundary in metres (negative:
     /// inside; a fix exactly on the boundary, distance 0, counts as inside), in the order the regions were given.
     /// Empty for an invalid coordinate.
-    public func regions(containing coordinate: Coordinate) -> [(region: CircularRegion, distance: Double)] {
+    public func regions(containing coordinate: Coordinate) -> [(region: Region, distance: Double)] {
         guard let point = CoreFenceTable.point(coordinate) else { return [] }
         var found: [(slot: Int, distance: Double)] = []
         table.withLock { table in

@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let monitor = try RegionMonitor()
 /// monitor.delegate = self
-/// monitor.startMonitoring(for: CircularRegion(center: stop, radius: 100, identifier: "stop-1234"))
+/// monitor.startMonitoring(for: Region(center: stop, radius: 100, identifier: "stop-1234"))
 /// for fix in fixes { monitor.process(fix) }            // from gpsd, a log, the simulator
 /// for await event in monitor.events { ... }            // or the same events as a stream
 /// ```
@@ -49,7 +49,7 @@ public final class RegionMonitor: Sendable {
     public var events: AsyncStream<MonitorEvent> { delivery.makeStream() }
 
     /// The regions being monitored.
-    public var monitoredRegions: Set<CircularRegion> { engine.withLock { Set($0.regions) } }
+    public var monitoredRegions: Set<Region> { engine.withLock { Set($0.regions) } }
 
     /// The current state of a region, nil if no region has this identifier.
     public func state(for identifier: String) -> RegionState? {
@@ -59,7 +59,7 @@ public final class RegionMonitor: Sendable {
     /// Starts monitoring a region, replacing a monitored one with the same identifier (keeping its state, so a
     /// vehicle the new shape still contains sees no exit and enter). Reports `didStartMonitoringFor`, or
     /// `monitoringDidFailFor` with the reason; a failure changes nothing already monitored.
-    public func startMonitoring(for region: CircularRegion) {
+    public func startMonitoring(for region: Region) {
         engine.withLock { engine in
             do throws(RegionMonitorError) {
                 delivery.enqueue(try engine.start(region))
@@ -71,7 +71,7 @@ public final class RegionMonitor: Sendable {
     }
 
     /// Like `startMonitoring(for:)`, but a failure is thrown to the caller instead of reported to the delegate.
-    public func startMonitoringOrThrow(for region: CircularRegion) throws(RegionMonitorError) {
+    public func startMonitoringOrThrow(for region: Region) throws(RegionMonitorError) {
         try engine.withLock { engine throws(RegionMonitorError) in delivery.enqueue(try engine.start(region)) }
         delivery.drain(from: self)
     }
@@ -82,13 +82,13 @@ public final class RegionMonitor: Sendable {
     /// threshold, reports the change that happened while the process was down as an enter or exit flagged
     /// `inferred`. A restored state of `unknown` is determined as for a new region (a `determined` event).
     /// Replacing a monitored region keeps its live state instead. Throws what `startMonitoringOrThrow(for:)` throws.
-    public func restoreMonitoring(for region: CircularRegion, state: RestoredRegionState) throws(RegionMonitorError) {
+    public func restoreMonitoring(for region: Region, state: RestoredRegionState) throws(RegionMonitorError) {
         try engine.withLock { engine throws(RegionMonitorError) in delivery.enqueue(try engine.restore(region, state)) }
         delivery.drain(from: self)
     }
 
     /// Stops monitoring the region with this region's identifier. Unknown identifiers are ignored.
-    public func stopMonitoring(for region: CircularRegion) {
+    public func stopMonitoring(for region: Region) {
         stopMonitoring(identifier: region.identifier)
     }
 
@@ -99,7 +99,7 @@ public final class RegionMonitor: Sendable {
 
     /// Asks for a `didDetermineState` of the region: at once with the state at the last usable fix, or after the
     /// next usable fix if there has been none.
-    public func requestState(for region: CircularRegion) {
+    public func requestState(for region: Region) {
         engine.withLock { delivery.enqueue($0.requestState(identifier: region.identifier)) }
         delivery.drain(from: self)
     }

@@ -5,28 +5,28 @@
 /// `startMonitoring(for:)`), with no lock of the monitor held: a callback may call back into the monitor (stop a
 /// region, start another); the events that causes are delivered after the current callback returns.
 public protocol RegionMonitorDelegate: AnyObject, Sendable {
-    func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: CircularRegion, event: RegionEvent)
-    func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: CircularRegion, event: RegionEvent)
-    func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: CircularRegion, event: RegionEvent)
+    func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: Region, event: RegionEvent)
+    func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: Region, event: RegionEvent)
+    func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: Region, event: RegionEvent)
     /// The vehicle will reach the region's boundary in about its approach alarm's lead time (`.approach`).
-    func regionMonitor(_ monitor: RegionMonitor, didApproach region: CircularRegion, event: RegionEvent)
+    func regionMonitor(_ monitor: RegionMonitor, didApproach region: Region, event: RegionEvent)
     func regionMonitor(
-        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: CircularRegion, event: RegionEvent)
-    func regionMonitor(_ monitor: RegionMonitor, didStartMonitoringFor region: CircularRegion)
+        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: Region, event: RegionEvent)
+    func regionMonitor(_ monitor: RegionMonitor, didStartMonitoringFor region: Region)
     func regionMonitor(
-        _ monitor: RegionMonitor, monitoringDidFailFor region: CircularRegion, withError error: RegionMonitorError)
+        _ monitor: RegionMonitor, monitoringDidFailFor region: Region, withError error: RegionMonitorError)
 }
 
 extension RegionMonitorDelegate {
-    public func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: CircularRegion, event: RegionEvent) {}
-    public func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: CircularRegion, event: RegionEvent) {}
-    public func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: CircularRegion, event: RegionEvent) {}
-    public func regionMonitor(_ monitor: RegionMonitor, didApproach region: CircularRegion, event: RegionEvent) {}
+    public func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: Region, event: RegionEvent) {}
+    public func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: Region, event: RegionEvent) {}
+    public func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: Region, event: RegionEvent) {}
+    public func regionMonitor(_ monitor: RegionMonitor, didApproach region: Region, event: RegionEvent) {}
     public func regionMonitor(
-        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: CircularRegion, event: RegionEvent
+        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: Region, event: RegionEvent
     ) {}
-    public func regionMonitor(_ monitor: RegionMonitor, didStartMonitoringFor region: CircularRegion) {}
+    public func regionMonitor(_ monitor: RegionMonitor, didStartMonitoringFor region: Region) {}
     public func regionMonitor(
-        _ monitor: RegionMonitor, monitoringDidFailFor region: CircularRegion, withError error: RegionMonitorError
+        _ monitor: RegionMonitor, monitoringDidFailFor region: Region, withError error: RegionMonitorError
     ) {}
 }

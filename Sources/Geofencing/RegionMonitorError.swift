@@ -7,8 +7,12 @@ public enum RegionMonitorError: Error, Sendable, Hashable, CustomStringConvertib
     case emptyIdentifier
     /// The centre is not a valid coordinate, or lies beyond 85 degrees of latitude.
     case invalidCenter(Coordinate)
-    /// The radius is not a number, below 1 m, or above `maximumRegionMonitoringDistance`.
+    /// The radius (or a corridor's half-width) is not a number, below 1 m, or above
+    /// `maximumRegionMonitoringDistance`.
     case invalidRadius(Double)
+    /// The polygon or corridor cannot be monitored: what is wrong with it (a ring of fewer than 3 vertices, an
+    /// invalid vertex, a shape across +-180 degrees, ...).
+    case invalidShape(String)
     /// The hysteresis override is negative or not a number.
     case invalidHysteresis(Double)
     /// The dwell time is negative or not a number.
@@ -31,6 +35,7 @@ public enum RegionMonitorError: Error, Sendable, Hashable, CustomStringConvertib
         case .emptyIdentifier: "the region identifier is empty"
         case .invalidCenter(let c): "the region centre \(c) is not a valid coordinate within 85 degrees of latitude"
         case .invalidRadius(let r): "the region radius \(r) m is outside 1 m ... 50000 m"
+        case .invalidShape(let problem): "the region shape is invalid: \(problem)"
         case .invalidHysteresis(let h): "the hysteresis \(h) m is negative or not a number"
         case .invalidDwellTime(let t): "the dwell time \(t) s is negative or not a number"
         case .invalidApproachLeadTime(let t):

@@ -1,7 +1,10 @@
 import Foundation
 
-/// Where the straight segment between two fixes enters and leaves a circle: the "fast pass through a small region"
+/// Where the straight segment between two fixes enters and leaves a region: the "fast pass through a small region"
 /// that two fixes both outside would miss.
+///
+/// Circles: in closed form (below). Polygons and corridors: by stepping along the segment with the core's signed
+/// distance (`through(length:depth:distance:)`).
 ///
 /// Computed in a tangent plane at the region's centre with the WGS-84 radii of curvature there. Over the segments
 /// this is used for (at most `maximumInterpolationGap` seconds of travel) and fences up to 50 km the plane's
@@ -32,6 +35,49 @@ struct SegmentPass: Equatable {
         let root = (b * b - 4 * lengthSquared * c).squareRoot()
         let entry = (-b - root) / (2 * lengthSquared), exit = (-b + root) / (2 * lengthSquared)
         return SegmentPass(entry: min(1, max(0, entry)), exit: min(1, max(0, exit)))
+    }
+
+    /// The pass of a segment `length` metres long through a region whose signed distance from the boundary (metres,
+    /// negative inside) at the fraction u of the segment is `distance(u)`, if the segment gets `depth` metres inside.
+    /// For a shape the segment passes through several times (a concave polygon), one pass: from the first entry to
+    /// the last exit.
+    ///
+    /// Sphere tracing: a signed distance changes by at most the distance moved, so a step of d metres from a point d
+    /// outside cannot jump over the boundary, and a step of d + depth from a point not yet depth inside cannot jump
+    /// over a point that is. Steps are at least 2 cm (the crossings are found to within 2 cm), and the search gives
+    /// up after 10,000 distances (a segment grazing the boundary for kilometres; no pass is reported then).
+    static func through(length: Double, depth: Double, distance: (Double) -> Double) -> SegmentPass? {
+        guard length > 0, depth >= 0 else { return nil }
+        let minimumStep = 0.02
+        var budget = 10_000
+        // The first point at or inside the boundary, walking forwards from the start.
+        var u = 0.0
+        var entry: Double?
+        while u <= 1, budget > 0 {
+            budget -= 1
+            let d = distance(u)
+            if d <= 0 { entry = u; break }
+            u += max(d, minimumStep) / length
+        }
+        guard let entry else { return nil }
+        // The last one, walking backwards from the end.
+        u = 1
+        var exit = entry
+        while u >= entry, budget > 0 {
+            budget -= 1
+            let d = distance(u)
+            if d <= 0 { exit = u; break }
+            u -= max(d, minimumStep) / length
+        }
+        // Somewhere between them at least `depth` inside.
+        u = entry
+        while u <= exit, budget > 0 {
+            budget -= 1
+            let d = distance(u)
+            if d <= -depth { return SegmentPass(entry: entry, exit: exit) }
+            u += max(d + depth, minimumStep) / length
+        }
+        return nil
     }
 
     /// The point a fraction `u` along the segment (linear in degrees: the segment is short).

@@ -10,11 +10,11 @@ import GeofencingStore
 /// centre of every view. Region identifiers and the title are treated as data: escaped wherever they appear.
 public struct MapDocument: Sendable {
     public var title: String
-    public var regions: [CircularRegion]
+    public var regions: [Region]
     public var track: [MapTrackPoint]
     public var events: [EventRecord]
 
-    public init(title: String, regions: [CircularRegion], track: [MapTrackPoint] = [], events: [EventRecord] = []) {
+    public init(title: String, regions: [Region], track: [MapTrackPoint] = [], events: [EventRecord] = []) {
         self.title = title
         self.regions = regions
         self.track = track

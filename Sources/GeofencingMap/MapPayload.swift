@@ -33,8 +33,10 @@ struct MapPayload {
     let trackDrawnCount: Int
     let eventCount: Int
 
-    init(regions: [CircularRegion], track: [MapTrackPoint], events: [EventRecord]) {
-        let fences = regions.filter { $0.center.isValid && $0.radius.isFinite && $0.radius >= 0 }
+    init(regions: [Region], track: [MapTrackPoint], events: [EventRecord]) {
+        let fences = regions.filter { region in
+            region.center.isValid && (region.radius.map { $0.isFinite && $0 >= 0 } ?? false)
+        }
         let fixes = track.filter { $0.coordinate.isValid }
         let placedEvents = events.filter {
             Coordinate(latitude: $0.latitude, longitude: $0.longitude).isValid
@@ -48,7 +50,7 @@ struct MapPayload {
         var bounds = PlaneBounds()
         let fencePlane = fences.map { region in
             let point = projection.project(region.center)
-            let radii = projection.radii(ofCircleAt: region.center, radius: region.radius)
+            let radii = projection.radii(ofCircleAt: region.center, radius: region.radius ?? 0)
             bounds.include(x: point.x - radii.x, y: point.y - radii.y)
             bounds.include(x: point.x + radii.x, y: point.y + radii.y)
             return point
@@ -92,7 +94,7 @@ struct MapPayload {
         writer.raw(",\"y\":")
         writer.array(fencePlane) { $0.number($1.y, decimals: Self.fenceDecimals) }
         writer.raw(",\"r\":")
-        writer.array(fences) { $0.number($1.radius, decimals: Self.fenceDecimals) }
+        writer.array(fences) { $0.number($1.radius ?? 0, decimals: Self.fenceDecimals) }
 
         let timeOrigin = fixes.lazy.compactMap(\.time).first?.timeIntervalSince1970
         writer.raw("},\"track\":{\"total\":\(fixes.count),\"t0\":")

@@ -118,7 +118,7 @@ public final class GeofenceStore {
     /// - Throws: `invalidArgument` naming the region when an identifier is empty or a number is NaN (nothing is
     ///   written then), or a write error.
     @discardableResult
-    public func upsertRegions(_ regions: [CircularRegion]) throws(StoreError) -> (added: Int, replaced: Int) {
+    public func upsertRegions(_ regions: [Region]) throws(StoreError) -> (added: Int, replaced: Int) {
         try requireWritable()
         if let problem = regions.lazy.compactMap(StoreRows.problem(with:)).first {
             throw .invalidArgument(path: path, reason: problem)

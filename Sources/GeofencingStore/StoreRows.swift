@@ -7,11 +7,11 @@ enum StoreRows {
     // MARK: Regions
 
     /// Binds ?1 ... ?11 of `StoreSQL.insertRegion` / `updateRegionDefinition`.
-    static func bindDefinition(_ region: CircularRegion, to statement: Statement) throws(StoreError) {
+    static func bindDefinition(_ region: Region, to statement: Statement) throws(StoreError) {
         try statement.bind(1, region.identifier)
         try statement.bind(2, region.center.latitude)
         try statement.bind(3, region.center.longitude)
-        try statement.bind(4, region.radius)
+        try statement.bind(4, region.radius ?? .nan)
         try statement.bind(5, region.notifyOnEntry)
         try statement.bind(6, region.notifyOnExit)
         try statement.bind(7, region.dwellTime)
@@ -23,12 +23,12 @@ enum StoreRows {
 
     /// Why the store cannot keep `region`, or nil. SQLite would store a NaN as NULL (so the region would come back
     /// different, or break a NOT NULL constraint with a message that names no region).
-    static func problem(with region: CircularRegion) -> String? {
+    static func problem(with region: Region) -> String? {
         let name = JSONText.quoted(region.identifier)
         if region.identifier.isEmpty { return "a region has an empty identifier" }
         if region.center.latitude.isNaN { return "region \(name): latitude is not a number" }
         if region.center.longitude.isNaN { return "region \(name): longitude is not a number" }
-        if region.radius.isNaN { return "region \(name): radius is not a number" }
+        if region.radius?.isNaN ?? true { return "region \(name): radius is not a number" }
         if region.dwellTime?.isNaN == true { return "region \(name): dwell time is not a number" }
         if region.hysteresis?.isNaN == true { return "region \(name): hysteresis is not a number" }
         if let approach = region.approach {
@@ -44,7 +44,7 @@ enum StoreRows {
     /// Reads a row of `StoreSQL.selectRegions` / `selectRegion` (columns 0 ... 14).
     static func region(_ row: Statement, path: String) throws(StoreError) -> StoredRegion {
         let identifier = row.text(0)
-        var definition = CircularRegion(
+        var definition = Region(
             center: Coordinate(latitude: row.double(1) ?? .nan, longitude: row.double(2) ?? .nan),
             radius: row.double(3) ?? .nan, identifier: identifier,
             notifyOnEntry: row.int64(4) != 0, notifyOnExit: row.int64(5) != 0,

@@ -4,7 +4,7 @@ import Geofencing
 /// on (`RegionMonitor.restoreMonitoring(for: region, state: restored)`).
 public struct StoredRegion: Sendable, Hashable {
     /// The definition, every field as it was last upserted.
-    public var region: CircularRegion
+    public var region: Region
     /// The current state: unknown before the first fix and after an outage (a `state` event with state unknown).
     public var state: RegionState
     /// The last known state (inside or outside; unknown only until the first determination, never overwritten by
@@ -12,7 +12,7 @@ public struct StoredRegion: Sendable, Hashable {
     /// reported.
     public var restored: RestoredRegionState
 
-    public init(region: CircularRegion, state: RegionState, restored: RestoredRegionState) {
+    public init(region: Region, state: RegionState, restored: RestoredRegionState) {
         self.region = region
         self.state = state
         self.restored = restored

@@ -6,7 +6,7 @@ import Synchronization
 /// and rules, the events), over the same fences and fix streams as the core. No delegate and no event stream is
 /// attached while timing, so delivering an event costs only the monitor's own enqueue and drain bookkeeping.
 ///
-/// Each fence is a `CircularRegion` "f<index>" with the fence's centre and radius; each fix a `Fix` with horizontal
+/// Each fence is a `Region` "f<index>" with the fence's centre and radius; each fix a `Fix` with horizontal
 /// accuracy 5 m and a deterministic GNSS timestamp (1.2e9 s after 1970 for the first fix, then `secondsPerFix` after
 /// the previous one). One monitor serves every workload of a fence count, so its clock runs on across them; between
 /// two passes over a stream it pauses `pauseBetweenPasses` (see there).
@@ -43,7 +43,7 @@ final class MonitorBench {
     var secondsPerFix = 1.0
     private let probe = SequenceProbe()
     private var probeEvents = 0
-    private let probeRegion: CircularRegion
+    private let probeRegion: Region
 
     init(fences: [Fence]) throws(RegionMonitorError) {
         var configuration = MonitorConfiguration()
@@ -60,8 +60,8 @@ final class MonitorBench {
         probeRegion = Self.region(fences[0], index: 0)
     }
 
-    private static func region(_ fence: Fence, index: Int) -> CircularRegion {
-        CircularRegion(center: Coordinate(latitude: fence.centre.latitudeDegrees,
+    private static func region(_ fence: Fence, index: Int) -> Region {
+        Region(center: Coordinate(latitude: fence.centre.latitudeDegrees,
                                           longitude: fence.centre.longitudeDegrees),
                        radius: fence.radiusMetres, identifier: "f\(index)")
     }
@@ -193,7 +193,7 @@ private final class SequenceProbe: RegionMonitorDelegate {
     let lastDetermined = Mutex<UInt64?>(nil)
 
     func regionMonitor(
-        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: CircularRegion, event: RegionEvent
+        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: Region, event: RegionEvent
     ) {
         lastDetermined.withLock { $0 = event.sequence }
     }
@@ -203,20 +203,20 @@ private final class SequenceProbe: RegionMonitorDelegate {
 private final class EventCounter: RegionMonitorDelegate {
     let count = Mutex(0)
 
-    func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: CircularRegion, event: RegionEvent) {
+    func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: Region, event: RegionEvent) {
         count.withLock { $0 += 1 }
     }
 
-    func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: CircularRegion, event: RegionEvent) {
+    func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: Region, event: RegionEvent) {
         count.withLock { $0 += 1 }
     }
 
-    func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: CircularRegion, event: RegionEvent) {
+    func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: Region, event: RegionEvent) {
         count.withLock { $0 += 1 }
     }
 
     func regionMonitor(
-        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: CircularRegion, event: RegionEvent
+        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: Region, event: RegionEvent
     ) {
         count.withLock { $0 += 1 }
     }

@@ -10,7 +10,7 @@ enum MonitorReport {
         let rows = results.filter { $0.engine == .monitor }
         guard !rows.isEmpty else { return [] }
         var lines = [
-            "monitor: RegionMonitor.process(_:) with no delegate and no stream attached; a CircularRegion per fence, "
+            "monitor: RegionMonitor.process(_:) with no delegate and no stream attached; a Region per fence, "
                 + "fixes with horizontal accuracy 5 m, 1 s apart on the drive and 30 s apart on random (beyond the "
                 + "10 s interpolation gap: 1 s would make every random pair a 500 km/s \"fast pass\"); "
                 + "default MonitorConfiguration (hysteresis, no query margin"

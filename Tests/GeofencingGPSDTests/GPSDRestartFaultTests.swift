@@ -196,17 +196,17 @@ struct GPSDRestartFaultTests {
         return try DriveSimulator(route: route, profile: .car, errors: receiver, sampleRate: 1, seed: 8).run()
     }
 
-    static func regions() -> [CircularRegion] {
-        (0..<48).map { CircularRegion(center: point(east: 150 + 250 * Double($0)), radius: 40, identifier: "road-\($0)") }
-            + [3_000.0, 6_000, 9_000].map { CircularRegion(center: point(east: $0), radius: 500, identifier: "stop-\(Int($0))") }
-            + (1...3).map { CircularRegion(center: point(east: 3_000 * Double($0), north: 1_500), radius: 100,
+    static func regions() -> [Region] {
+        (0..<48).map { Region(center: point(east: 150 + 250 * Double($0)), radius: 40, identifier: "road-\($0)") }
+            + [3_000.0, 6_000, 9_000].map { Region(center: point(east: $0), radius: 500, identifier: "stop-\(Int($0))") }
+            + (1...3).map { Region(center: point(east: 3_000 * Double($0), north: 1_500), radius: 100,
                                            identifier: "away-\($0)") }
     }
 
-    static func writeFences(_ regions: [CircularRegion], to url: URL) throws {
+    static func writeFences(_ regions: [Region], to url: URL) throws {
         var text = "id,lat,lon,radius_m\n"
         for region in regions {
-            text += "\(region.identifier),\(region.center.latitude),\(region.center.longitude),\(region.radius)\n"
+            text += "\(region.identifier),\(region.center.latitude),\(region.center.longitude),\(region.radius ?? 0)\n"
         }
         try text.write(to: url, atomically: true, encoding: .utf8)
     }

@@ -85,10 +85,10 @@ struct FenceDatumTests {
     @Test(arguments: ["geojson", "csv"])
     func exportsWriteEachRegionInItsSourceDatum(format: String) throws {
         let regions = [
-            CircularRegion(center: Self.beijingGCJ02, in: .gcj02, radius: 80, identifier: "beijing"),
-            CircularRegion(center: Self.originTokyo, in: .tokyo, radius: 100, identifier: "origin",
+            Region(center: Self.beijingGCJ02, in: .gcj02, radius: 80, identifier: "beijing"),
+            Region(center: Self.originTokyo, in: .tokyo, radius: 100, identifier: "origin",
                            dwellTime: 30),
-            CircularRegion(center: Coordinate(latitude: -27.4698, longitude: 153.0251), radius: 50, identifier: "bne"),
+            Region(center: Coordinate(latitude: -27.4698, longitude: 153.0251), radius: 50, identifier: "bne"),
         ]
         let text = format == "csv" ? FenceFile.csv(regions) : FenceFile.geojson(regions)
         // The GCJ-02 centre as given (to 1e-6°; the WGS-84 centre differs in the third decimal), not the WGS-84 one.
@@ -103,7 +103,7 @@ struct FenceDatumTests {
                 #expect(read.sourceDatum == original.sourceDatum, "\(read.identifier)")
                 #expect(Self.close(read.center, original.center), "\(read.identifier): \(read.center)")
                 var same = read
-                same.center = original.center
+                same.shape = original.shape
                 #expect(same == original, "\(read.identifier): every other field equal")
             }
         }
@@ -111,7 +111,7 @@ struct FenceDatumTests {
 
     /// WGS-84-only exports are what they were before datums: no datum column or property.
     @Test func wgs84ExportsAreUnchanged() {
-        let regions = [CircularRegion(center: Self.beijingWGS84, radius: 80, identifier: "b")]
+        let regions = [Region(center: Self.beijingWGS84, radius: 80, identifier: "b")]
         #expect(FenceFile.csv(regions) == "id,lat,lon,radius_m\nb,39.911954,116.377817,80\n")
         #expect(!FenceFile.geojson(regions).contains("datum"))
     }

@@ -20,11 +20,11 @@ struct FenceFileReadingTests {
         #expect(fences.format == .csv)
         #expect(fences.warnings.isEmpty)
         #expect(fences.regions == [
-            CircularRegion(center: Coordinate(latitude: -27.468003, longitude: 153.02397), radius: 100,
+            Region(center: Coordinate(latitude: -27.468003, longitude: 153.02397), radius: 100,
                            identifier: "stop-10"),
-            CircularRegion(center: Coordinate(latitude: -27.47, longitude: 153.025), radius: 250.5,
+            Region(center: Coordinate(latitude: -27.47, longitude: 153.025), radius: 250.5,
                            identifier: "stop 2, east"),
-            CircularRegion(center: Coordinate(latitude: 85, longitude: -180), radius: 1, identifier: "x"),
+            Region(center: Coordinate(latitude: 85, longitude: -180), radius: 1, identifier: "x"),
         ])
     }
 
@@ -55,11 +55,11 @@ struct FenceFileReadingTests {
         #expect(fences.format == .geojson)
         #expect(fences.warnings.isEmpty)
         #expect(fences.regions == [
-            CircularRegion(center: Coordinate(latitude: -27.467834, longitude: 153.019079), radius: 100,
+            Region(center: Coordinate(latitude: -27.467834, longitude: 153.019079), radius: 100,
                            identifier: "stop-1"),
-            CircularRegion(center: Coordinate(latitude: 51.5072, longitude: -0.1276), radius: 25.5, identifier: "17",
+            Region(center: Coordinate(latitude: 51.5072, longitude: -0.1276), radius: 25.5, identifier: "17",
                            notifyOnEntry: false, dwellTime: 60, hysteresis: 3),
-            CircularRegion(center: Coordinate(latitude: 0, longitude: 180), radius: 50_000,
+            Region(center: Coordinate(latitude: 0, longitude: 180), radius: 50_000,
                            identifier: "from-properties", notifyOnExit: false),
         ])
     }
@@ -179,7 +179,7 @@ struct FenceFileReadingTests {
         #expect(fences.format == .gtfs)
         #expect(fences.regions.count == 12_866)
         #expect(fences.warnings.isEmpty)
-        #expect(fences.regions.first == CircularRegion(
+        #expect(fences.regions.first == Region(
             center: Coordinate(latitude: -27.467834, longitude: 153.019079), radius: 60, identifier: "1"))
         #expect(Set(fences.regions.map(\.identifier)).count == 12_866)
         // SOURCES.md: bbox [lon 152.124238..153.543374, lat -28.172196..-26.159292].

@@ -14,7 +14,7 @@ struct FenceFileWriterTests {
     ]
 
     /// Regions from a fixed seed: awkward identifiers, centres to the limits, radii on a log scale, optional fields.
-    private static func regions(count: Int, seed: UInt64) -> [CircularRegion] {
+    private static func regions(count: Int, seed: UInt64) -> [Region] {
         var generator = SplitMix64(seed: seed)
         return (0..<count).map { index in
             let identifier = index < awkwardIdentifiers.count ? awkwardIdentifiers[index] : "region-\(index)"
@@ -23,7 +23,7 @@ struct FenceFileWriterTests {
             let longitude = [180, -180, -0.0, 179.9999999][safe: index - awkwardIdentifiers.count]
                 ?? Double.random(in: -180...180, using: &generator)
             let radius = [1, 50_000][safe: index % 40] ?? exp(Double.random(in: 0...log(50_000), using: &generator))
-            var region = CircularRegion(center: Coordinate(latitude: latitude, longitude: longitude),
+            var region = Region(center: Coordinate(latitude: latitude, longitude: longitude),
                                         radius: min(max(radius, 1), 50_000), identifier: identifier)
             if index % 7 == 3 { region.notifyOnEntry = false }
             if index % 11 == 5 { region.notifyOnExit = false }
@@ -35,9 +35,9 @@ struct FenceFileWriterTests {
 
     @Test func csvText() {
         let regions = [
-            CircularRegion(center: Coordinate(latitude: -27.467834, longitude: 153.019079), radius: 100,
+            Region(center: Coordinate(latitude: -27.467834, longitude: 153.019079), radius: 100,
                            identifier: "stop-1"),
-            CircularRegion(center: Coordinate(latitude: 1e-7, longitude: -0.5), radius: 12.25, identifier: "a,\"b\""),
+            Region(center: Coordinate(latitude: 1e-7, longitude: -0.5), radius: 12.25, identifier: "a,\"b\""),
         ]
         #expect(FenceFile.csv(regions) == #"""
             id,lat,lon,radius_m
@@ -59,9 +59,9 @@ struct FenceFileWriterTests {
 
     @Test func geojsonText() throws {
         let regions = [
-            CircularRegion(center: Coordinate(latitude: -27.467834, longitude: 153.019079), radius: 100,
+            Region(center: Coordinate(latitude: -27.467834, longitude: 153.019079), radius: 100,
                            identifier: "stop-1"),
-            CircularRegion(center: Coordinate(latitude: 52, longitude: 5.5), radius: 20, identifier: "q\"\n",
+            Region(center: Coordinate(latitude: 52, longitude: 5.5), radius: 20, identifier: "q\"\n",
                            notifyOnEntry: false, hysteresis: 2),
         ]
         #expect(FenceFile.geojson(regions) == #"{"type":"FeatureCollection","features":["# + "\n"

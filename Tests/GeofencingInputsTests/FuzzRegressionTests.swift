@@ -128,7 +128,7 @@ struct FuzzRegressionTests {
 
         let center = Coordinate(latitude: -27.575, longitude: 153.095)
         let identifiers = ["sate \"\u{0}\u{0}\u{FEFF}id,id,\n\u{0}A\"", "a\n\u{FEFF}b", "\u{FEFF}\u{FEFF}", "x\u{FEFF}"]
-        let regions = read + identifiers.map { CircularRegion(center: center, radius: 40.5, identifier: $0) }
+        let regions = read + identifiers.map { Region(center: center, radius: 40.5, identifier: $0) }
         let geojson = FenceFile.geojson(regions)
         #expect(!geojson.unicodeScalars.contains("\u{FEFF}"), "written escaped, as \\ufeff")
         #expect(try FenceFile.parse(Data(geojson.utf8), name: "f.geojson").regions == regions)
@@ -140,7 +140,7 @@ struct FuzzRegressionTests {
     /// String replacement, which compares Characters, and a quote with a combining mark is one Character.
     @Test func aQuoteFollowedByACombiningMarkIsDoubledInCSV() throws {
         let center = Coordinate(latitude: -27.575, longitude: 157.095)
-        let region = CircularRegion(center: center, radius: 40.5, identifier: "school, gate \"\u{06E4}A\"")
+        let region = Region(center: center, radius: 40.5, identifier: "school, gate \"\u{06E4}A\"")
         let csv = FenceFile.csv([region])
         #expect(csv == "id,lat,lon,radius_m\n\"school, gate \"\"\u{06E4}A\"\"\",-27.575,157.095,40.5\n")
         #expect(try FenceFile.parse(Data(csv.utf8), name: "f.csv").regions == [region])

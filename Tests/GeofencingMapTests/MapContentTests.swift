@@ -91,8 +91,8 @@ struct MapContentTests {
     @Test("invalid coordinates and radii are left out and counted, not drawn at (0, 0)")
     func invalidInputsSkipped() throws {
         var drive = MapTestData.drive()
-        drive.regions.append(CircularRegion(center: Coordinate(latitude: .nan, longitude: 0), radius: 10, identifier: "nan"))
-        drive.regions.append(CircularRegion(center: MapTestData.brisbane, radius: .infinity, identifier: "inf"))
+        drive.regions.append(Region(center: Coordinate(latitude: .nan, longitude: 0), radius: 10, identifier: "nan"))
+        drive.regions.append(Region(center: MapTestData.brisbane, radius: .infinity, identifier: "inf"))
         drive.track.append(MapTrackPoint(coordinate: Coordinate(latitude: 95, longitude: 0), inside: false))
         let data = try MapTestData.embeddedData(MapDocument(title: "t", regions: drive.regions, track: drive.track).html())
         let skipped = try #require(data["skipped"] as? [String: Int])

@@ -73,7 +73,7 @@ struct MapRenderTests {
     func scaleBarIsTrue(spacingKilometres: Double) throws {
         let origin = Coordinate(latitude: -27.4679357, longitude: 153.0281038)
         let regions = (0...2).map { index in
-            CircularRegion(center: MapTestData.offset(origin, east: Double(index) * spacingKilometres * 1000, north: 0),
+            Region(center: MapTestData.offset(origin, east: Double(index) * spacingKilometres * 1000, north: 0),
                            radius: 100, identifier: "f\(index)")
         }
         let document = MapDocument(title: "Scale", regions: regions)

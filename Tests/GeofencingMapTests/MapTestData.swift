@@ -26,14 +26,14 @@ enum MapTestData {
 
     /// Three fences west to east and a straight drive through them, 1 fix a second, with the enter and exit events.
     struct Drive {
-        var regions: [CircularRegion]
+        var regions: [Region]
         var track: [MapTrackPoint]
         var events: [EventRecord]
     }
 
     static func drive(origin: Coordinate = brisbane, identifiers: [String] = ["stop-1", "stop-2", "stop-3"]) -> Drive {
         let regions = identifiers.enumerated().map { index, identifier in
-            CircularRegion(center: offset(origin, east: Double(index) * 600, north: 0), radius: 150,
+            Region(center: offset(origin, east: Double(index) * 600, north: 0), radius: 150,
                            identifier: identifier)
         }
         var track: [MapTrackPoint] = []
@@ -89,9 +89,9 @@ enum MapTestData {
 
     /// Real fence positions: the GTFS stops of South East Queensland (12,866 stops), radius 100 m. The few columns
     /// needed are read here (quoted names hold commas).
-    static func seqStops() throws -> [CircularRegion] {
+    static func seqStops() throws -> [Region] {
         let text = try String(contentsOf: SharedData.url("pois/seq-stops.txt"), encoding: .utf8)
-        var regions: [CircularRegion] = []
+        var regions: [Region] = []
         for (number, line) in text.split(whereSeparator: \.isNewline).enumerated() where number > 0 {
             var fields: [String] = [], field = "", quoted = false
             for character in line {
@@ -103,7 +103,7 @@ enum MapTestData {
             fields.append(field)
             let latitude = try #require(Double(fields[4].trimmingCharacters(in: .whitespaces)), "line \(number + 1)")
             let longitude = try #require(Double(fields[5].trimmingCharacters(in: .whitespaces)), "line \(number + 1)")
-            regions.append(CircularRegion(center: Coordinate(latitude: latitude, longitude: longitude), radius: 100,
+            regions.append(Region(center: Coordinate(latitude: latitude, longitude: longitude), radius: 100,
                                           identifier: fields[0]))
         }
         return regions
@@ -111,7 +111,7 @@ enum MapTestData {
 
     /// A wandering track of `count` fixes, 1 s apart, through the area of `regions` (a seeded random walk), with
     /// `inside` from a brute-force test against the regions near the fix.
-    static func randomTrack(count: Int, through regions: [CircularRegion], seed: UInt64) -> [MapTrackPoint] {
+    static func randomTrack(count: Int, through regions: [Region], seed: UInt64) -> [MapTrackPoint] {
         var random = SplitMix64(seed: seed)
         var position = regions[0].center
         var heading = 0.0
@@ -131,7 +131,8 @@ enum MapTestData {
                 let centre = regions[index].center
                 let dy = (position.latitude - centre.latitude) * 110_800
                 let dx = (position.longitude - centre.longitude) * 111_300 * cos(centre.latitude * .pi / 180)
-                return dx * dx + dy * dy < regions[index].radius * regions[index].radius
+                let radius: Double = regions[index].radius ?? 0
+                return dx * dx + dy * dy < radius * radius
             }
             track.append(MapTrackPoint(coordinate: position, time: epoch + Double(second), inside: inside))
         }

@@ -16,7 +16,7 @@ struct RegionStoreTests {
     }
 
     /// Regions covering every field's interesting values, with identifiers that break naive quoting.
-    static let variedRegions: [CircularRegion] = {
+    static let variedRegions: [Region] = {
         var regions = Fixture.awkwardIdentifiers.enumerated().map { index, identifier in
             Fixture.region(identifier, latitude: -27.4698 + Double(index) * 1e-7, longitude: 153.0251 - Double(index))
         }
@@ -115,7 +115,7 @@ struct RegionStoreTests {
             (Fixture.region("nan-dwell", dwellTime: .nan), "nan-dwell"),
             (Fixture.region(""), "empty identifier"),
           ])
-    func invalidRegion(bad: CircularRegion, named: String) throws {
+    func invalidRegion(bad: Region, named: String) throws {
         let store = try GeofenceStore(path: path)
         try store.upsertRegions([Fixture.region("kept")])
         let error = #expect(throws: StoreError.self) {

@@ -98,7 +98,7 @@ struct SchemaMigrationTests {
             let store = try GeofenceStore(path: path)
             try expectVersionOneContent(store)
             // The new columns work: a GCJ-02 region and an approach alarm, stored and read back.
-            let gcj = CircularRegion(center: Coordinate(latitude: 39.91334545536069, longitude: 116.38404722455657),
+            let gcj = Region(center: Coordinate(latitude: 39.91334545536069, longitude: 116.38404722455657),
                                      in: .gcj02, radius: 80, identifier: "beijing")
             var depot = try #require(try store.region(identifier: "depot")).region
             depot.approach = ApproachAlarm(leadTime: 45, maximumDistance: 600)
@@ -160,7 +160,7 @@ struct SchemaMigrationTests {
         let fresh = directory.path("new.sqlite")
         do {
             let store = try GeofenceStore(path: fresh)
-            let tokyo = CircularRegion(center: Coordinate(latitude: 35.6548652, longitude: 139.7445839), in: .tokyo,
+            let tokyo = Region(center: Coordinate(latitude: 35.6548652, longitude: 139.7445839), in: .tokyo,
                                        radius: 120, identifier: "origin")
             try store.upsertRegions([tokyo])
             #expect(try store.region(identifier: "origin")?.region == tokyo)

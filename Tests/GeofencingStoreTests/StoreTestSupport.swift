@@ -25,8 +25,8 @@ enum Fixture {
     static func region(
         _ identifier: String, latitude: Double = -27.4698, longitude: Double = 153.0251, radius: Double = 100,
         notifyOnEntry: Bool = true, notifyOnExit: Bool = true, dwellTime: Double? = nil, hysteresis: Double? = nil
-    ) -> CircularRegion {
-        CircularRegion(
+    ) -> Region {
+        Region(
             center: Coordinate(latitude: latitude, longitude: longitude), radius: radius, identifier: identifier,
             notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit, dwellTime: dwellTime, hysteresis: hysteresis)
     }
@@ -62,7 +62,7 @@ enum Fixture {
 
 extension StoredRegion {
     /// A region as stored right after it was added: nothing known.
-    static func new(_ region: CircularRegion) -> StoredRegion {
+    static func new(_ region: Region) -> StoredRegion {
         StoredRegion(region: region, state: .unknown, restored: RestoredRegionState(state: .unknown))
     }
 }

@@ -209,7 +209,7 @@ struct ApproachAlarmTests {
             (ApproachAlarm(leadTime: 30, maximumDistance: 50_001), .invalidApproachDistance(50_001)),
         ]
         let harness = try MonitorHarness()
-        let kept = CircularRegion.test("A", approach: ApproachAlarm(leadTime: 30))
+        let kept = Region.test("A", approach: ApproachAlarm(leadTime: 30))
         try harness.monitor.startMonitoringOrThrow(for: kept)
         for (alarm, error) in bad {
             #expect(throws: error) { try harness.monitor.startMonitoringOrThrow(for: .test("A", approach: alarm)) }
@@ -235,12 +235,12 @@ struct ApproachAlarmTests {
     }
 }
 
-extension CircularRegion {
+extension Region {
     /// A region centred on `center` (Brisbane GPO unless told) with an approach alarm.
     static func test(
         _ identifier: String, radius: Double = 100, center: Coordinate = .brisbane, approach: ApproachAlarm?
-    ) -> CircularRegion {
-        CircularRegion(center: center, radius: radius, identifier: identifier, approach: approach)
+    ) -> Region {
+        Region(center: center, radius: radius, identifier: identifier, approach: approach)
     }
 }
 

@@ -31,7 +31,7 @@ struct ApproachSimulationTests {
             errors: errors, sampleRate: sampleRate, seed: seed
         ).run()
         let harness = try MonitorHarness()
-        harness.start(CircularRegion(center: station, radius: radius, identifier: "station", approach: alarm))
+        harness.start(Region(center: station, radius: radius, identifier: "station", approach: alarm))
         for observation in drive.observations { harness.monitor.process(observation) }
         let entry = try #require(drive.firstTime(within: radius, of: station), "the run enters the station")
         let events = harness.events(of: "station")
@@ -176,7 +176,7 @@ struct ApproachSimulationTests {
         for seed: UInt64 in 1...4 {
             let drive = try DriveSimulator(route: route, profile: .bus, errors: errors, seed: seed).run()
             let harness = try MonitorHarness()
-            harness.start(CircularRegion(
+            harness.start(Region(
                 center: Self.busStation, radius: 100, identifier: "station", approach: ApproachAlarm(leadTime: 60)))
             for fix in drive.fixes {
                 var fix = fix
@@ -205,7 +205,7 @@ struct ApproachSimulationTests {
                 seed: 6
             ).run()
             let harness = try MonitorHarness()
-            harness.start(CircularRegion(
+            harness.start(Region(
                 center: station, radius: 300, identifier: "station", approach: ApproachAlarm(leadTime: 30)))
             for observation in drive.observations { harness.monitor.process(observation) }
             let approaches = harness.events(of: "station").filter { $0.kind == .approach }

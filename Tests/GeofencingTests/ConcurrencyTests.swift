@@ -22,13 +22,13 @@ struct ConcurrencyTests {
 
     /// What worker `worker` does at step `step`: start (or replace) one of its regions somewhere on the route, or
     /// stop one. Each worker has identifiers of its own, so the final set does not depend on the interleaving.
-    static func operation(worker: Int, step: Int, plane: LocalPlane) -> (identifier: String, region: CircularRegion?) {
+    static func operation(worker: Int, step: Int, plane: LocalPlane) -> (identifier: String, region: Region?) {
         var random = SplitMix64(seed: UInt64(worker * 1_000_003 + step))
         let identifier = "w\(worker)-\(Int(random.next() % UInt64(identifiersPerWorker)))"
         if random.next() % 3 == 0 { return (identifier, nil) }
         let center = plane.coordinate(east: random.nextUnit() * 100 - 50, north: random.nextUnit() * 3000)
         let radius = 20 + random.nextUnit() * 200
-        return (identifier, CircularRegion(center: center, radius: radius, identifier: identifier))
+        return (identifier, Region(center: center, radius: radius, identifier: identifier))
     }
 
     @Test("one task processes 20,000 fixes while four start and stop regions: consistent regions and events",
@@ -40,7 +40,7 @@ struct ConcurrencyTests {
         monitor!.delegate = recorder
         let stream = monitor!.events
         let fixed = (0..<30).map {
-            CircularRegion.test("fixed-\($0)", radius: 40, center: plane.coordinate(east: 0, north: Double($0) * 100))
+            Region.test("fixed-\($0)", radius: 40, center: plane.coordinate(east: 0, north: Double($0) * 100))
         }
         for region in fixed { monitor!.startMonitoring(for: region) }
 

@@ -216,11 +216,11 @@ struct DatumTests {
 
     @Test func regionMadeInADatumKeepsItForExport() {
         let pair = Self.eviltransformPairs[0]
-        let region = CircularRegion(center: pair.gcj02, in: .gcj02, radius: 150, identifier: "shanghai")
+        let region = Region(center: pair.gcj02, in: .gcj02, radius: 150, identifier: "shanghai")
         #expect(region.sourceDatum == .gcj02)
         #expect(Self.metres(region.center, pair.wgs84) <= 0.001, "the centre is WGS-84")
         #expect(Self.metres(region.sourceCenter, pair.gcj02) <= 0.001, "and comes back in GCJ-02")
-        let plain = CircularRegion(center: pair.wgs84, radius: 150, identifier: "shanghai")
+        let plain = Region(center: pair.wgs84, radius: 150, identifier: "shanghai")
         #expect(plain.sourceDatum == .wgs84 && plain.sourceCenter == pair.wgs84)
     }
 }

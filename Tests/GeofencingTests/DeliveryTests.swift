@@ -42,7 +42,7 @@ struct DeliveryTests {
 
     @Test("a delegate that stops and starts regions from inside a callback does not deadlock; its events come after")
     func reentrantDelegate() async throws {
-        let replacement = CircularRegion.test("B", radius: 300)
+        let replacement = Region.test("B", radius: 300)
         let recorder = EventRecorder { monitor, callback in
             // On entering A: stop A, start B, ask for C's state, and look at the monitor, all from the callback.
             guard case .enter(let region, _) = callback, region.identifier == "A" else { return }

@@ -5,13 +5,13 @@ import Foundation
 /// One delegate callback as it arrived. Keeps which method was called, so a test can check that the method
 /// matches the event it carries (didEnterRegion carries an enter, and so on).
 enum Callback: Sendable, Hashable {
-    case enter(CircularRegion, RegionEvent)
-    case exit(CircularRegion, RegionEvent)
-    case dwell(CircularRegion, RegionEvent)
-    case approach(CircularRegion, RegionEvent)
-    case determined(RegionState, CircularRegion, RegionEvent)
-    case started(CircularRegion)
-    case failed(CircularRegion, RegionMonitorError)
+    case enter(Region, RegionEvent)
+    case exit(Region, RegionEvent)
+    case dwell(Region, RegionEvent)
+    case approach(Region, RegionEvent)
+    case determined(RegionState, Region, RegionEvent)
+    case started(Region)
+    case failed(Region, RegionMonitorError)
 
     /// The `MonitorEvent` an event stream should have received for this callback.
     var monitorEvent: MonitorEvent {
@@ -84,34 +84,34 @@ final class EventRecorder: RegionMonitorDelegate {
         reaction?(monitor, callback)
     }
 
-    func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: CircularRegion, event: RegionEvent) {
+    func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: Region, event: RegionEvent) {
         record(.enter(region, event), from: monitor)
     }
 
-    func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: CircularRegion, event: RegionEvent) {
+    func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: Region, event: RegionEvent) {
         record(.exit(region, event), from: monitor)
     }
 
-    func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: CircularRegion, event: RegionEvent) {
+    func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: Region, event: RegionEvent) {
         record(.dwell(region, event), from: monitor)
     }
 
-    func regionMonitor(_ monitor: RegionMonitor, didApproach region: CircularRegion, event: RegionEvent) {
+    func regionMonitor(_ monitor: RegionMonitor, didApproach region: Region, event: RegionEvent) {
         record(.approach(region, event), from: monitor)
     }
 
     func regionMonitor(
-        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: CircularRegion, event: RegionEvent
+        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: Region, event: RegionEvent
     ) {
         record(.determined(state, region, event), from: monitor)
     }
 
-    func regionMonitor(_ monitor: RegionMonitor, didStartMonitoringFor region: CircularRegion) {
+    func regionMonitor(_ monitor: RegionMonitor, didStartMonitoringFor region: Region) {
         record(.started(region), from: monitor)
     }
 
     func regionMonitor(
-        _ monitor: RegionMonitor, monitoringDidFailFor region: CircularRegion, withError error: RegionMonitorError
+        _ monitor: RegionMonitor, monitoringDidFailFor region: Region, withError error: RegionMonitorError
     ) {
         record(.failed(region, error), from: monitor)
     }

@@ -9,14 +9,14 @@ struct FailureTests {
     private let plane = LocalPlane(origin: .brisbane)
 
     struct Invalid: Sendable, CustomTestStringConvertible {
-        var region: CircularRegion
+        var region: Region
         /// Whether the error is the one expected (a predicate: NaN payloads never compare equal).
         var matches: @Sendable (RegionMonitorError) -> Bool
         var testDescription: String
     }
 
     static let invalidRegions: [Invalid] = [
-        Invalid(region: CircularRegion(center: .brisbane, radius: 100, identifier: ""),
+        Invalid(region: Region(center: .brisbane, radius: 100, identifier: ""),
                 matches: { $0 == .emptyIdentifier }, testDescription: "empty identifier"),
         Invalid(region: .test("nan-lat", center: Coordinate(latitude: .nan, longitude: 153)),
                 matches: { if case .invalidCenter(let c) = $0 { c.latitude.isNaN } else { false } },
@@ -113,7 +113,7 @@ struct FailureTests {
     @Test("the edge values that are valid are accepted")
     func validEdges() throws {
         let harness = try MonitorHarness()
-        let regions: [CircularRegion] = [
+        let regions: [Region] = [
             .test("r1", radius: 1), .test("r50000", radius: RegionMonitor.maximumRegionMonitoringDistance),
             .test("lat85", center: Coordinate(latitude: 85, longitude: 0)),
             .test("lat-85", center: Coordinate(latitude: -85, longitude: -180)),
@@ -134,7 +134,7 @@ struct FailureTests {
         harness.start(.test("A"), .test("B", center: plane.coordinate(east: 0, north: 1000)))
         harness.feed([Fix(coordinate: plane.coordinate(east: 0, north: 20), timestamp: TrackBuilder.epoch)])
         let regionsBefore = harness.monitor.monitoredRegions
-        let third = CircularRegion.test("C", center: plane.coordinate(east: 0, north: 2000))
+        let third = Region.test("C", center: plane.coordinate(east: 0, north: 2000))
 
         harness.monitor.startMonitoring(for: third)
         #expect(harness.recorder.callbacks.last == .failed(third, .capacityReached(2)))
@@ -147,7 +147,7 @@ struct FailureTests {
         #expect(harness.monitor.state(for: "C") == nil)
 
         // Replacing a monitored identifier needs no new slot.
-        let biggerB = CircularRegion.test("B", radius: 200, center: plane.coordinate(east: 0, north: 1000))
+        let biggerB = Region.test("B", radius: 200, center: plane.coordinate(east: 0, north: 1000))
         try harness.monitor.startMonitoringOrThrow(for: biggerB)
         #expect(harness.monitor.monitoredRegions == [.test("A"), biggerB])
         // Stopping one frees a slot.

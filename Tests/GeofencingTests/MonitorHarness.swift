@@ -14,7 +14,7 @@ struct MonitorHarness {
     }
 
     /// Starts each region through the reporting API (failures go to the recorder).
-    func start(_ regions: CircularRegion...) {
+    func start(_ regions: Region...) {
         for region in regions { monitor.startMonitoring(for: region) }
     }
 
@@ -35,13 +35,13 @@ struct MonitorHarness {
     }
 }
 
-extension CircularRegion {
+extension Region {
     /// A region centred on `center` (Brisbane GPO unless told), the default shape of hand-made tests.
     static func test(
         _ identifier: String, radius: Double = 100, center: Coordinate = .brisbane, dwellTime: Double? = nil,
         notifyOnEntry: Bool = true, notifyOnExit: Bool = true, hysteresis: Double? = nil
-    ) -> CircularRegion {
-        CircularRegion(
+    ) -> Region {
+        Region(
             center: center, radius: radius, identifier: identifier, notifyOnEntry: notifyOnEntry,
             notifyOnExit: notifyOnExit, dwellTime: dwellTime, hysteresis: hysteresis)
     }

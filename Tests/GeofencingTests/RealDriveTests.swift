@@ -13,7 +13,7 @@ struct RealDriveTests {
     static let radius = 100.0
 
     /// Replays the log over the stops on a fresh monitor; returns what the delegate saw and the final states.
-    private func replay(_ fixes: [Fix], _ stops: [CircularRegion]) throws
+    private func replay(_ fixes: [Fix], _ stops: [Region]) throws
         -> (events: [MonitorEvent], final: [String: RegionState])
     {
         let harness = try MonitorHarness()

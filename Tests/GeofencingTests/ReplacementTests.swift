@@ -30,7 +30,7 @@ struct ReplacementTests {
     func replacementStillContaining() throws {
         var (harness, track) = try parkedInsideA()
         let fed = track.fixes.count
-        let moved = CircularRegion.test("A", radius: 80, center: plane.coordinate(east: 30, north: 0))  // 58 m away
+        let moved = Region.test("A", radius: 80, center: plane.coordinate(east: 30, north: 0))  // 58 m away
         harness.monitor.startMonitoring(for: moved)
         #expect(harness.recorder.callbacks.last == .started(moved))
         #expect(harness.monitor.monitoredRegions.count == 2)
@@ -47,7 +47,7 @@ struct ReplacementTests {
     func replacementNotContaining() throws {
         var (harness, track) = try parkedInsideA()
         let fed = track.fixes.count
-        let moved = CircularRegion.test("A", radius: 100, center: plane.coordinate(east: 0, north: 400))  // 350 m away
+        let moved = Region.test("A", radius: 100, center: plane.coordinate(east: 0, north: 400))  // 350 m away
         harness.monitor.startMonitoring(for: moved)
         #expect(harness.monitor.monitoredRegions.count == 2)
         track.park(count: 5)
@@ -64,7 +64,7 @@ struct ReplacementTests {
         var (harness, track) = try parkedInsideA()
         let fed = track.fixes.count
         // New centre 145 m south of the vehicle, radius 140: s = +5, inside the 10 m hysteresis band.
-        let moved = CircularRegion.test("A", radius: 140, center: plane.coordinate(east: 0, north: 50 - 145))
+        let moved = Region.test("A", radius: 140, center: plane.coordinate(east: 0, north: 50 - 145))
         harness.monitor.startMonitoring(for: moved)
         track.park(count: 5)
         feedNew(harness, track, after: fed)

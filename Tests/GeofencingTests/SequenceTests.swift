@@ -16,7 +16,7 @@ struct SequenceTests {
         for index in 0..<400 {
             let east = (random.nextUnit() - 0.5) * 400, north = random.nextUnit() * 4000 - 200
             let radius = 5 * pow(60, random.nextUnit())
-            monitor.startMonitoring(for: CircularRegion(
+            monitor.startMonitoring(for: Region(
                 center: plane.coordinate(east: east, north: north), radius: radius, identifier: "r\(index)",
                 dwellTime: index % 5 == 0 ? 20 : nil))
         }

@@ -6,7 +6,7 @@ import Geofencing
 /// values may carry leading spaces) into regions of one radius, identified by stop_id. Rows without a position
 /// (parent stations may have none) are skipped.
 enum TestStops {
-    static func regions(from url: URL, radius: Double) throws -> [CircularRegion] {
+    static func regions(from url: URL, radius: Double) throws -> [Region] {
         let bytes = [UInt8](try Data(contentsOf: url))
         var lines = bytes.split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }).makeIterator()
         guard let header = lines.next() else { return [] }
@@ -14,7 +14,7 @@ enum TestStops {
         guard let idColumn = columns.firstIndex(of: "stop_id"), let latColumn = columns.firstIndex(of: "stop_lat"),
               let lonColumn = columns.firstIndex(of: "stop_lon")
         else { return [] }
-        var regions: [CircularRegion] = []
+        var regions: [Region] = []
         while let line = lines.next() {
             let row = fields(line)
             guard row.count > max(idColumn, latColumn, lonColumn) else { continue }
@@ -22,7 +22,7 @@ enum TestStops {
             guard !identifier.isEmpty, let latitude = Double(text(row[latColumn])),
                   let longitude = Double(text(row[lonColumn]))
             else { continue }
-            regions.append(CircularRegion(
+            regions.append(Region(
                 center: Coordinate(latitude: latitude, longitude: longitude), radius: radius, identifier: identifier))
         }
         return regions

@@ -74,7 +74,7 @@ enum FencesCommand {
                 let region = entry.region
                 output.append("\(CSVText.field(region.identifier)),\(JSONText.fixed(region.center.latitude, decimals: 7)),"
                               + "\(JSONText.fixed(region.center.longitude, decimals: 7)),"
-                              + "\(JSONText.fixed(region.radius, decimals: 3)),\(entry.state.rawValue)\n")
+                              + "\(JSONText.fixed(region.radius ?? 0, decimals: 3)),\(entry.state.rawValue)\n")
             }
             output.flush()
         case "remove":

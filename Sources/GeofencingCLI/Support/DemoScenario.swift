@@ -10,7 +10,7 @@ import GeofencingInputs
 /// dwells at and leaves each stop it serves (60 m fences, a 20 s dwell time); it drives through one stop without
 /// stopping (enter and exit within seconds); and stops 250 m or more off the line never fire despite GNSS noise.
 struct DemoScenario {
-    let regions: [CircularRegion]
+    let regions: [Region]
     let drive: SimulatedDrive
 
     /// The line's origin: a suburb south of Brisbane (no real stop is implied).
@@ -37,7 +37,7 @@ struct DemoScenario {
 
     init(seed: UInt64 = 1) throws {
         var waypoints: [RouteWaypoint] = []
-        var regions: [CircularRegion] = []
+        var regions: [Region] = []
         for (index, point) in Self.line.enumerated() {
             let coordinate = Self.offset(east: point.east, north: point.north)
             let halts = point.served && index > 0
@@ -45,12 +45,12 @@ struct DemoScenario {
             guard let name = point.stop else { continue }
             regions.append(
                 index == 0
-                    ? CircularRegion(center: coordinate, radius: 400, identifier: name)
-                    : CircularRegion(center: coordinate, radius: 60, identifier: name, dwellTime: 20))
+                    ? Region(center: coordinate, radius: 400, identifier: name)
+                    : Region(center: coordinate, radius: 60, identifier: name, dwellTime: 20))
         }
         for point in Self.offLine {
             regions.append(
-                CircularRegion(center: Self.offset(east: point.east, north: point.north), radius: 60,
+                Region(center: Self.offset(east: point.east, north: point.north), radius: 60,
                                identifier: point.stop))
         }
         self.regions = regions

@@ -8,7 +8,7 @@ final class EventCollector: RegionMonitorDelegate, @unchecked Sendable {
     // @unchecked: `events` and `failures` are only touched under `lock`.
     private let lock = NSLock()
     private var events: [RegionEvent] = []
-    private var failures: [(region: CircularRegion, error: RegionMonitorError)] = []
+    private var failures: [(region: Region, error: RegionMonitorError)] = []
 
     /// Removes and returns the events reported since the last call, in order.
     func takeEvents() -> [RegionEvent] {
@@ -20,7 +20,7 @@ final class EventCollector: RegionMonitorDelegate, @unchecked Sendable {
     }
 
     /// Removes and returns the regions the monitor refused since the last call.
-    func takeFailures() -> [(region: CircularRegion, error: RegionMonitorError)] {
+    func takeFailures() -> [(region: Region, error: RegionMonitorError)] {
         lock.lock()
         defer { lock.unlock() }
         let taken = failures
@@ -34,30 +34,30 @@ final class EventCollector: RegionMonitorDelegate, @unchecked Sendable {
         lock.unlock()
     }
 
-    func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: CircularRegion, event: RegionEvent) {
+    func regionMonitor(_ monitor: RegionMonitor, didEnterRegion region: Region, event: RegionEvent) {
         append(event)
     }
 
-    func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: CircularRegion, event: RegionEvent) {
+    func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: Region, event: RegionEvent) {
         append(event)
     }
 
-    func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: CircularRegion, event: RegionEvent) {
+    func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: Region, event: RegionEvent) {
         append(event)
     }
 
-    func regionMonitor(_ monitor: RegionMonitor, didApproach region: CircularRegion, event: RegionEvent) {
+    func regionMonitor(_ monitor: RegionMonitor, didApproach region: Region, event: RegionEvent) {
         append(event)
     }
 
     func regionMonitor(
-        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: CircularRegion, event: RegionEvent
+        _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: Region, event: RegionEvent
     ) {
         append(event)
     }
 
     func regionMonitor(
-        _ monitor: RegionMonitor, monitoringDidFailFor region: CircularRegion, withError error: RegionMonitorError
+        _ monitor: RegionMonitor, monitoringDidFailFor region: Region, withError error: RegionMonitorError
     ) {
         lock.lock()
         failures.append((region, error))

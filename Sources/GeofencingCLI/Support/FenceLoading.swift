@@ -8,7 +8,7 @@ enum FenceLoading {
     ///   feature's `properties.datum` overrides it. Centres are converted to WGS-84 as they are read.
     static func regions(
         from path: String, defaultRadius: Double = 100, datum: Datum = .wgs84
-    ) throws -> [CircularRegion] {
+    ) throws -> [Region] {
         let contents: FenceFileContents
         do {
             contents = try FenceFile.read(path: path, defaultRadius: defaultRadius, datum: datum)
@@ -40,7 +40,7 @@ enum FenceLoading {
     }
 
     /// `regions` with `alarm` as every one's approach alarm (unchanged when nil).
-    static func withApproach(_ regions: [CircularRegion], _ alarm: ApproachAlarm?) -> [CircularRegion] {
+    static func withApproach(_ regions: [Region], _ alarm: ApproachAlarm?) -> [Region] {
         guard let alarm else { return regions }
         return regions.map { region in
             var region = region

@@ -9,15 +9,15 @@ struct TrackReplay {
     var events: [EventRecord] = []
     var track: [MapTrackPoint] = []
     /// Regions the monitor refused, with the reason (the fence readers validate first, so normally none).
-    var failures: [(region: CircularRegion, error: RegionMonitorError)] = []
+    var failures: [(region: Region, error: RegionMonitorError)] = []
 
     /// - Parameters:
     ///   - onRefusal: called, before any event, for each region the monitor refuses.
     ///   - onEvent: called with each event as it happens (to print while replaying a long log).
     init(
-        regions: [CircularRegion], observations: [Observation],
+        regions: [Region], observations: [Observation],
         configuration: MonitorConfiguration = MonitorConfiguration(),
-        onRefusal: (CircularRegion, RegionMonitorError) -> Void = { _, _ in },
+        onRefusal: (Region, RegionMonitorError) -> Void = { _, _ in },
         onEvent: (EventRecord) -> Void = { _ in }
     ) throws {
         var configuration = configuration

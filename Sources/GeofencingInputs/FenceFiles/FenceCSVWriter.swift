@@ -8,7 +8,7 @@ import Geofencing
 /// Lines end in LF. Centres are written in each region's source datum, with a `datum` column naming every row's
 /// datum when any region's datum is not WGS-84 (see `FenceFile.csv`).
 enum FenceCSVWriter {
-    static func write(_ regions: [CircularRegion]) -> String {
+    static func write(_ regions: [Region]) -> String {
         let extended = regions.contains {
             !$0.notifyOnEntry || !$0.notifyOnExit || $0.dwellTime != nil || $0.hysteresis != nil
         }
@@ -20,7 +20,7 @@ enum FenceCSVWriter {
             text += field(region.identifier) + ","
             let center = region.sourceCenter
             text += FenceNumber.shortest(center.latitude) + "," + FenceNumber.shortest(center.longitude)
-            text += "," + FenceNumber.shortest(region.radius)
+            text += "," + FenceNumber.shortest(region.radius ?? .nan)
             if extended {
                 text += region.notifyOnEntry ? "," : ",false"
                 text += region.notifyOnExit ? "," : ",false"

@@ -74,7 +74,7 @@ public enum FenceFile {
     /// every feature gets `properties.datum`, so the file reads back the same whatever datum the reader is given
     /// (centres then come back within the datum's round-trip bound: 0.2 mm for GCJ-02, 1e-8 m for Tokyo). RFC 7946
     /// knows WGS-84 only: such a file is for geofence, not for other GeoJSON readers.
-    public static func geojson(_ regions: [CircularRegion]) -> String {
+    public static func geojson(_ regions: [Region]) -> String {
         FenceGeoJSONWriter.write(regions)
     }
 
@@ -84,7 +84,7 @@ public enum FenceFile {
     ///
     /// Centres are written in each region's `sourceDatum`; when any region's datum is not WGS-84, a `datum` column
     /// names every row's datum (as for `geojson`).
-    public static func csv(_ regions: [CircularRegion]) -> String {
+    public static func csv(_ regions: [Region]) -> String {
         FenceCSVWriter.write(regions)
     }
 

@@ -45,7 +45,7 @@ enum FenceGeoJSONReader {
 
     private static func region(
         _ json: Any, number: Int, file: String, datum: Datum
-    ) throws(FenceFileError) -> CircularRegion {
+    ) throws(FenceFileError) -> Region {
         var identifier: String?
         func fail(_ field: String?, _ message: String) -> FenceFileError {
             FenceFileError(file: file, feature: number, featureIdentifier: identifier, field: field, message: message)
@@ -112,16 +112,16 @@ enum FenceGeoJSONReader {
         }
         try check(radiusField) { () throws(FenceFieldProblem) in try FenceValidation.radius(radius) }
 
-        var region = CircularRegion(center: center, radius: radius, identifier: identifier)
+        var region = Region(center: center, radius: radius, identifier: identifier)
         region.sourceDatum = featureDatum
-        for (key, keyPath) in [("notify_on_entry", \CircularRegion.notifyOnEntry), ("notify_on_exit", \.notifyOnExit)] {
+        for (key, keyPath) in [("notify_on_entry", \Region.notifyOnEntry), ("notify_on_exit", \.notifyOnExit)] {
             guard let value = properties[key], !JSONValue.isNull(value) else { continue }
             guard let flag = JSONValue.boolean(value) else {
                 throw fail("properties.\(key)", "is \(JSONValue.describe(value)), not true or false")
             }
             region[keyPath: keyPath] = flag
         }
-        for (key, unit, keyPath) in [("dwell_s", "s", \CircularRegion.dwellTime), ("hysteresis_m", "m", \.hysteresis)] {
+        for (key, unit, keyPath) in [("dwell_s", "s", \Region.dwellTime), ("hysteresis_m", "m", \.hysteresis)] {
             guard let value = properties[key], !JSONValue.isNull(value) else { continue }
             guard let number = JSONValue.number(value) else {
                 throw fail("properties.\(key)", "is \(JSONValue.describe(value)), not a number")

@@ -6,7 +6,7 @@ import Geofencing
 /// `properties.datum` on every feature when any region's datum is not WGS-84 (see `FenceFile.geojson`). Strings are escaped as RFC 8259 requires (quote, backslash,
 /// control characters), and U+FEFF too, and otherwise written as UTF-8; numbers in their shortest exact form.
 enum FenceGeoJSONWriter {
-    static func write(_ regions: [CircularRegion]) -> String {
+    static func write(_ regions: [Region]) -> String {
         let namesDatum = regions.contains { $0.sourceDatum != .wgs84 }
         var text = "{\"type\":\"FeatureCollection\",\"features\":["
         for (index, region) in regions.enumerated() {
@@ -15,7 +15,7 @@ enum FenceGeoJSONWriter {
             text += "{\"type\":\"Feature\",\"id\":\(identifier),\"geometry\":{\"type\":\"Point\",\"coordinates\":["
             let center = region.sourceCenter
             text += number(center.longitude) + "," + number(center.latitude) + "]},"
-            text += "\"properties\":{\"id\":\(identifier),\"radius\":\(number(region.radius))"
+            text += "\"properties\":{\"id\":\(identifier),\"radius\":\(number(region.radius ?? .nan))"
             if !region.notifyOnEntry { text += ",\"notify_on_entry\":false" }
             if !region.notifyOnExit { text += ",\"notify_on_exit\":false" }
             if let dwellTime = region.dwellTime { text += ",\"dwell_s\":\(number(dwellTime))" }

@@ -17,7 +17,7 @@ struct FenceRegionCollector {
     }
 
     let file: String
-    private(set) var regions: [CircularRegion] = []
+    private(set) var regions: [Region] = []
     private(set) var warnings: [FenceFileWarning] = []
     /// Index in `regions` and origin of the latest region with each identifier.
     private var latest: [String: (index: Int, origin: Origin)] = [:]
@@ -28,7 +28,7 @@ struct FenceRegionCollector {
         latest.reserveCapacity(expectedCount)
     }
 
-    mutating func add(_ region: CircularRegion, from origin: Origin) {
+    mutating func add(_ region: Region, from origin: Origin) {
         if let previous = latest[region.identifier] {
             regions[previous.index] = region
             latest[region.identifier] = (previous.index, origin)

@@ -108,7 +108,7 @@ struct FenceTableReader {
     /// The region of one record, or nil for a GTFS node without coordinates.
     private func region(
         from fields: [CSVField], line: Int, cells: inout FenceCellDecoder
-    ) throws(FenceFileError) -> CircularRegion? {
+    ) throws(FenceFileError) -> Region? {
         if isEmpty(fields, columns.latitude), isEmpty(fields, columns.longitude),
            let locationType = columns.locationType, locationType < fields.count,
            ["3", "4"].contains(cells.text(fields[locationType])) {
@@ -138,17 +138,16 @@ struct FenceTableReader {
         let center = try value(fields, columns.latitude, line: line) { (_) throws(FenceFieldProblem) in
             try FenceValidation.wgs84Center(Coordinate(latitude: latitude, longitude: longitude), in: rowDatum)
         }
-        var region = CircularRegion(center: center, radius: 0, identifier: identifier)
-        region.sourceDatum = rowDatum
-        if let radius {
-            region.radius = radius
-        } else if let column = columns.radius {
-            region.radius = try value(fields, column, line: line) { (field) throws(FenceFieldProblem) in
+        var radiusValue = radius ?? 0
+        if radius == nil, let column = columns.radius {
+            radiusValue = try value(fields, column, line: line) { (field) throws(FenceFieldProblem) in
                 let radius = try cells.number(field)
                 try FenceValidation.radius(radius)
                 return radius
             }
         }
+        var region = Region(center: center, radius: radiusValue, identifier: identifier)
+        region.sourceDatum = rowDatum
         if let column = columns.notifyOnEntry {
             region.notifyOnEntry = try optionalValue(fields, column, line: line) { (field) throws(FenceFieldProblem) in
                 try cells.boolean(field)

@@ -1,0 +1,98 @@
+/// A monitored area: the counterpart of CoreLocation's `CLRegion` / `CLCircularRegion`, without the 20-region limit
+/// and with two shapes the phone APIs lack, polygons and corridors (`RegionShape`).
+public struct Region: Sendable, Hashable, CustomStringConvertible {
+    /// Names the region; unique among the regions of one monitor (starting a region with an identifier already
+    /// monitored replaces that region).
+    public let identifier: String
+    /// The area (WGS-84): a circle, a polygon with holes, or a corridor along a path.
+    public var shape: RegionShape
+    /// Report entering the region (didEnterRegion). The state is tracked either way.
+    public var notifyOnEntry: Bool = true
+    /// Report leaving the region (didExitRegion). The state is tracked either way.
+    public var notifyOnExit: Bool = true
+    /// When set, one dwell event after the vehicle has stayed inside this long (seconds of GNSS time), like
+    /// Android's loitering delay. Reset by an exit.
+    public var dwellTime: Double?
+    /// Metres a fix must be past the boundary to change the state; nil uses the monitor's default
+    /// (`MonitorConfiguration.hysteresis(for:)`).
+    public var hysteresis: Double?
+    /// When set, an `approach` event before the vehicle enters (see `ApproachAlarm`); nil: none (the regions without
+    /// an alarm cost the monitor nothing extra per fix).
+    public var approach: ApproachAlarm? = nil
+    /// The datum the shape was given in. `shape` is always WGS-84 (converted when the region was made, see
+    /// `init(shape:in:identifier:...)`); this is kept so that exports (`geofence fences export`, the fence file
+    /// writers) can give the coordinates back in the datum they came in, as `sourceShape`. The monitor ignores it.
+    public var sourceDatum: Datum = .wgs84
+
+    /// A region of any shape (WGS-84).
+    public init(
+        shape: RegionShape, identifier: String,
+        notifyOnEntry: Bool = true, notifyOnExit: Bool = true, dwellTime: Double? = nil, hysteresis: Double? = nil,
+        approach: ApproachAlarm? = nil
+    ) {
+        self.shape = shape
+        self.identifier = identifier
+        self.notifyOnEntry = notifyOnEntry
+        self.notifyOnExit = notifyOnExit
+        self.dwellTime = dwellTime
+        self.hysteresis = hysteresis
+        self.approach = approach
+    }
+
+    /// A circular region, as `CLCircularRegion(center:radius:identifier:)`.
+    public init(
+        center: Coordinate, radius: Double, identifier: String,
+        notifyOnEntry: Bool = true, notifyOnExit: Bool = true, dwellTime: Double? = nil, hysteresis: Double? = nil,
+        approach: ApproachAlarm? = nil
+    ) {
+        self.init(shape: .circle(center: center, radius: radius), identifier: identifier, notifyOnEntry: notifyOnEntry,
+                  notifyOnExit: notifyOnExit, dwellTime: dwellTime, hysteresis: hysteresis, approach: approach)
+    }
+
+    /// A region whose coordinates are given in `datum`: they are converted to WGS-84 now (see `Datum` for each
+    /// conversion's accuracy) and `sourceDatum` remembers `datum`.
+    public init(
+        shape: RegionShape, in datum: Datum, identifier: String,
+        notifyOnEntry: Bool = true, notifyOnExit: Bool = true, dwellTime: Double? = nil, hysteresis: Double? = nil
+    ) {
+        self.init(shape: shape.mapCoordinates(datum.toWGS84), identifier: identifier, notifyOnEntry: notifyOnEntry,
+                  notifyOnExit: notifyOnExit, dwellTime: dwellTime, hysteresis: hysteresis)
+        sourceDatum = datum
+    }
+
+    /// A circular region whose centre is given in `datum` (see `init(shape:in:identifier:...)`).
+    public init(
+        center: Coordinate, in datum: Datum, radius: Double, identifier: String,
+        notifyOnEntry: Bool = true, notifyOnExit: Bool = true, dwellTime: Double? = nil, hysteresis: Double? = nil
+    ) {
+        self.init(shape: .circle(center: center, radius: radius), in: datum, identifier: identifier,
+                  notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit, dwellTime: dwellTime,
+                  hysteresis: hysteresis)
+    }
+
+    /// The circle's centre; for a polygon or a corridor the centre of its bounding box (for labels and maps).
+    public var center: Coordinate { shape.center }
+
+    /// The circle's radius in metres; nil for polygons and corridors.
+    public var radius: Double? {
+        if case .circle(_, let radius) = shape { radius } else { nil }
+    }
+
+    /// The shape in `sourceDatum`, for exports: every coordinate converted back (within the round-trip bound of the
+    /// datum: 0.2 mm for GCJ-02, 1e-8 m for Tokyo; exact for WGS-84).
+    public var sourceShape: RegionShape {
+        sourceDatum == .wgs84 ? shape : shape.mapCoordinates(sourceDatum.fromWGS84)
+    }
+
+    /// The centre in `sourceDatum` (see `center`, `sourceShape`).
+    public var sourceCenter: Coordinate { sourceDatum.fromWGS84(center) }
+
+    public var description: String { "\(identifier) \(shape)" }
+}
+
+/// Where the vehicle is relative to a region, as CoreLocation's `CLRegionState`.
+public enum RegionState: String, Sendable, Hashable, Codable {
+    case unknown
+    case inside
+    case outside
+}
