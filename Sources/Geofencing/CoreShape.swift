@@ -11,10 +11,6 @@ enum CoreShape {
     /// The most vertices one shape may have (the core's GF_SHAPE_VERTICES_MAX).
     static let maximumVertices = Int(GF_SHAPE_VERTICES_MAX)
 
-    var isCircle: Bool {
-        if case .circle = self { true } else { false }
-    }
-
     /// The core's form of `shape`, or why it is invalid. Mirrors the core's own checks so that the message names
     /// the ring and vertex at fault (the core only says "GF_ERR_SHAPE").
     static func validate(_ shape: RegionShape) throws(RegionMonitorError) -> CoreShape {

@@ -226,7 +226,8 @@ final class MonitorEngine {
             for hit in hits {
                 let slot = recordSlot(of: hit.handle)
                 records[slot]!.seenAtFix = fixNumber
-                judge(slot, distance: Double(hit.distance_mm) / 1000, fix: fix, accuracy: accuracy)
+                let distance = depth(of: slot, hit: Double(hit.distance_mm) / 1000, at: point, accuracy: accuracy)
+                judge(slot, distance: distance, fix: fix, accuracy: accuracy)
             }
         }
         // Regions inside or undetermined that the query did not return are outside by more than 0 m: measure them.
@@ -247,6 +248,18 @@ final class MonitorEngine {
         lastUsable = (fix, point)
         inOutage = false
         return events
+    }
+
+    /// The signed distance the rules need for a hit of the main query. The core measures a polygon's depth inside
+    /// only as far as a cell of the polygon's own edge grid (beyond, the query reports a lower bound: a fix deep inside
+    /// needs no more to be inside). A region not yet inside needs the depth to decide an enter, and its event the
+    /// exact value: measured once to the threshold (cheap: the edges within it), then exactly only when it decides.
+    private func depth(of slot: Int, hit distance: Double, at point: gf_point, accuracy: Double) -> Double {
+        let record = records[slot]!
+        guard distance <= 0, record.state != .inside, !record.region.shape.isCircle else { return distance }
+        let threshold = max(record.hysteresis, accuracy)
+        let bounded = table.distance(from: point, to: record.handle, limit: threshold + 1)
+        return bounded <= -threshold ? distanceFromBoundary(point, record) : bounded
     }
 
     private func judgeUnseen(_ slot: Int, at point: gf_point, fix: Fix, accuracy: Double) {

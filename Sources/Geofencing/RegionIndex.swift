@@ -36,7 +36,11 @@ public final class RegionIndex: Sendable {
         table.withLock { table in
             table.query(point, marginMillimetres: 0) { hits in
                 for hit in hits where hit.distance_mm <= 0 {
-                    found.append((Int(hit.handle & 0xFF_FFFF), Double(hit.distance_mm) / 1000))
+                    let slot = MonitorEngine.coreSlot(hit.handle)
+                    // A polygon's query depth is a lower bound away from its boundary: measure it exactly.
+                    let distance = regions[slot].shape.isCircle
+                        ? Double(hit.distance_mm) / 1000 : table.distance(from: point, to: hit.handle)
+                    found.append((slot, distance))
                 }
             }
         }

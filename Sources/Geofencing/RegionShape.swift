@@ -29,6 +29,12 @@ public enum RegionShape: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether this is a circle (the core measures a circle's distance exactly at any depth; a polygon's depth inside
+    /// only near its boundary, see `RegionIndex` and `MonitorEngine`).
+    var isCircle: Bool {
+        if case .circle = self { true } else { false }
+    }
+
     /// Every vertex (the circle's centre, the polygon's rings in order, the corridor's path).
     public var vertexCount: Int {
         switch self {
