@@ -51,52 +51,78 @@ static inline int gf__lon_overlap(uint32_t a_lo, uint32_t a_span, uint32_t b_lo,
     return a_after_b <= b_span;
 }
 
-/* Tests the fences of one cell. `probe` is non-NULL when the query probes several cells at this level: a fence is
+/* Tests one index entry's fence. `probe` is non-NULL when the query probes several cells at this level: a fence is
  * then reported only from the first probed cell it shares with the query, so it appears once. */
-static void gf__scan_cell(const gf_table *table, const gf__cell *cell, int64_t margin_q, uint32_t margin_mm,
-                          const gf__cell_rect *probe, uint32_t row, uint32_t col, gf__sink *sink) {
+static inline void gf__test_entry(const gf_table *table, const gf__entry *entry, int64_t margin_q, uint32_t margin_mm,
+                                  const gf__cell_rect *probe, uint32_t row, uint32_t col, gf__sink *sink) {
     const gf__query_span q = sink->span;
-    const gf__entry *entry = &table->cells.arena[cell->offset];
-    const gf__entry *end = entry + gf__cell_count(cell);
-    for (; entry < end; entry++) {
-        if (q.lat_lo > entry->lat_hi || entry->lat_lo > q.lat_hi) continue;
-        if (!gf__lon_overlap(entry->u_lo, entry->u_span, q.u_lo, q.u_span)) continue;
+    if (q.lat_lo > entry->lat_hi || entry->lat_lo > q.lat_hi) return;
+    if (!gf__lon_overlap(entry->u_lo, entry->u_span, q.u_lo, q.u_span)) return;
 
-        const gf__fence *fence = &table->fences[entry->slot];
-        if (fence->radius_mm == GF__SHAPE_RADIUS) {
-            int64_t shape_distance_mm;
-            if (!gf__shape_test(table->shapes[entry->slot], sink->fix, &sink->at, &sink->at_ready, margin_mm,
-                                &shape_distance_mm))
-                continue;
-            if (probe != NULL) {
-                gf__cell_rect own = gf__slot_rect(table, entry->slot);
-                if (!gf__first_shared_cell(probe, &own, row, col)) continue;
-            }
-            gf__emit(sink, gf__handle_of(entry->slot, fence->generation), shape_distance_mm);
-            continue;
-        }
-        if (!sink->at_ready) {
-            sink->at = gf__ecef_of(sink->fix);
-            sink->at_ready = 1;
-        }
-        /* Chord <= arc, so a hit has chord <= radius + margin: reach bounds the squared chord.
-         * reach <= 2.6e7 q, so reach^2 stays far below 2^63. */
-        int64_t reach = (int64_t)fence->reach_q + margin_q + 1;
-        int64_t dx = (int64_t)sink->at.x - fence->x;
-        int64_t dy = (int64_t)sink->at.y - fence->y;
-        int64_t dz = (int64_t)sink->at.z - fence->z;
-        if (dx > reach || dx < -reach || dy > reach || dy < -reach || dz > reach || dz < -reach) continue;
-        uint64_t chord2 = (uint64_t)(dx * dx + dy * dy + dz * dz);
-        if (chord2 > (uint64_t)(reach * reach)) continue;
-
-        int64_t distance_mm = gf__arc_mm(chord2) - (int64_t)fence->radius_mm;
-        if (distance_mm > (int64_t)margin_mm) continue;
+    const gf__fence *fence = &table->fences[entry->slot];
+    if (fence->radius_mm == GF__SHAPE_RADIUS) {
+        int64_t shape_distance_mm;
+        if (!gf__shape_test(table->shapes[entry->slot], sink->fix, &sink->at, &sink->at_ready, margin_mm,
+                            &shape_distance_mm))
+            return;
         if (probe != NULL) {
             gf__cell_rect own = gf__slot_rect(table, entry->slot);
-            if (!gf__first_shared_cell(probe, &own, row, col)) continue;
+            if (!gf__first_shared_cell(probe, &own, row, col)) return;
         }
-        gf__emit(sink, gf__handle_of(entry->slot, fence->generation), distance_mm);
+        gf__emit(sink, gf__handle_of(entry->slot, fence->generation), shape_distance_mm);
+        return;
     }
+    if (!sink->at_ready) {
+        sink->at = gf__ecef_of(sink->fix);
+        sink->at_ready = 1;
+    }
+    /* Chord <= arc, so a hit has chord <= radius + margin: reach bounds the squared chord.
+     * reach <= 2.6e7 q, so reach^2 stays far below 2^63. */
+    int64_t reach = (int64_t)fence->reach_q + margin_q + 1;
+    int64_t dx = (int64_t)sink->at.x - fence->x;
+    int64_t dy = (int64_t)sink->at.y - fence->y;
+    int64_t dz = (int64_t)sink->at.z - fence->z;
+    if (dx > reach || dx < -reach || dy > reach || dy < -reach || dz > reach || dz < -reach) return;
+    uint64_t chord2 = (uint64_t)(dx * dx + dy * dy + dz * dz);
+    if (chord2 > (uint64_t)(reach * reach)) return;
+
+    int64_t distance_mm = gf__arc_mm(chord2) - (int64_t)fence->radius_mm;
+    if (distance_mm > (int64_t)margin_mm) return;
+    if (probe != NULL) {
+        gf__cell_rect own = gf__slot_rect(table, entry->slot);
+        if (!gf__first_shared_cell(probe, &own, row, col)) return;
+    }
+    gf__emit(sink, gf__handle_of(entry->slot, fence->generation), distance_mm);
+}
+
+/* Tests the fences of one cell (see gf__test_entry for `probe`). */
+static void gf__scan_cell(const gf_table *table, const gf__cell *cell, int64_t margin_q, uint32_t margin_mm,
+                          const gf__cell_rect *probe, uint32_t row, uint32_t col, gf__sink *sink) {
+    const gf__entry *entry = &table->cells.arena[cell->offset];
+    const gf__entry *end = entry + gf__cell_count(cell);
+    for (; entry < end; entry++) gf__test_entry(table, entry, margin_q, margin_mm, probe, row, col, sink);
+}
+
+/* Remembers in the cursor the entries of its cells whose box meets its area (cursor->lat_lo_ .. u_hi_), in scan
+ * order: a later box inside the area can only overlap those. Too many: the cursor scans the cells instead. */
+static void gf__remember_candidates(const gf_table *table, gf_cursor *cursor) {
+    uint32_t n = 0;
+    uint32_t area_span = cursor->u_hi_ - cursor->u_lo_;
+    for (uint32_t i = 0; i < cursor->slots_; i++) {
+        const gf__cell *cell = &table->cells.slots[cursor->slot_[i]];
+        uint32_t first = cell->offset, end = cell->offset + gf__cell_count(cell);
+        for (uint32_t k = first; k < end; k++) {
+            const gf__entry *entry = &table->cells.arena[k];
+            if (entry->lat_lo > cursor->lat_hi_ || cursor->lat_lo_ > entry->lat_hi) continue;
+            if (!gf__lon_overlap(entry->u_lo, entry->u_span, cursor->u_lo_, area_span)) continue;
+            if (n == GF_CURSOR_CANDIDATES) {
+                cursor->candidates_ = GF__NIL;
+                return;
+            }
+            cursor->candidate_[n++] = k;
+        }
+    }
+    cursor->candidates_ = n;
 }
 
 /* The hash slot of a cell, or GF__NIL: the filter first, which answers "absent" for most empty cells without
@@ -167,9 +193,15 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
     const int cursor_current = cursor != NULL && cursor->table_ == table && cursor->epoch_ == table->epoch;
     if (cursor_current && cursor->slots_ != GF__NIL && box.lat_lo >= cursor->lat_lo_ && box.lat_hi <= cursor->lat_hi_
         && box.u_lo >= cursor->u_lo_ && box.u_hi <= cursor->u_hi_) {
-        /* The box lies in the same cell at every level as the last fix's did: the same cells, no lookups. */
-        for (uint32_t i = 0; i < cursor->slots_; i++)
-            gf__scan_cell(table, &cells->slots[cursor->slot_[i]], margin_q, margin_mm, NULL, 0, 0, &sink);
+        /* The box lies in the same cell at every level as the last fix's did: the same cells, no lookups, and
+         * when the cursor could keep them, only the entries that meet its area (the others cannot meet the box). */
+        if (cursor->candidates_ != GF__NIL) {
+            for (uint32_t i = 0; i < cursor->candidates_; i++)
+                gf__test_entry(table, &cells->arena[cursor->candidate_[i]], margin_q, margin_mm, NULL, 0, 0, &sink);
+        } else {
+            for (uint32_t i = 0; i < cursor->slots_; i++)
+                gf__scan_cell(table, &cells->slots[cursor->slot_[i]], margin_q, margin_mm, NULL, 0, 0, &sink);
+        }
         *count = sink.count;
         return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
     }
@@ -208,6 +240,7 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
             cursor->u_hi_ = (uint32_t)(u_hi < last_u ? u_hi : last_u);
             for (uint32_t i = 0; i < found_count; i++) cursor->slot_[i] = found[i];
             cursor->slots_ = found_count;
+            gf__remember_candidates(table, cursor);
         }
     }
     *count = sink.count;

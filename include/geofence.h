@@ -240,13 +240,17 @@ gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
 /* ---- Tracking one vehicle (integer only, allocation-free) ------------------------------------------------------ */
 
 /* What gf_query_tracked remembers between the fixes of one vehicle: the index cells the last fix fell in, so that a
- * fix in the same cells (most fixes of a drive: the finest cells are 91 m or more) skips the hash lookups and goes
- * straight to the fences of the occupied ones. Opaque storage,
+ * fix in the same cells (most fixes of a drive: the finest cells are 91 m or more) skips the hash lookups, and of
+ * their entries the few whose fence box meets the finest of those cells, so that it tests only those fences (up to
+ * GF_CURSOR_CANDIDATES; with more, all the cells' entries). Opaque storage,
  * owned by the caller (on the stack, in a struct: anywhere); no allocation, nothing to free.
  * A cursor belongs to one table at a time: any add, remove or move on that table makes it forget (checked on each
  * query), and it notices being used with another table, except with a new table created at the address of a
  * destroyed one: call gf_cursor_reset before using a cursor with a different table. Not shared between threads
  * (each thread or vehicle has its own; the table may be shared as gf_query allows). */
+/* Most index entries a cursor remembers individually (more: it scans its cells' entries). */
+#define GF_CURSOR_CANDIDATES 16
+
 typedef struct gf_cursor {
     /* Private: read and written only by the library. */
     const struct gf_table *table_;  /* the table it remembers, or NULL */
@@ -255,6 +259,8 @@ typedef struct gf_cursor {
     uint32_t u_lo_, u_hi_;          /*   the last fix's cell of the finest occupied level */
     uint32_t slot_[8];              /* the hash slots of the occupied cells there, in query order */
     uint32_t slots_;                /* how many; UINT32_MAX when the cursor remembers nothing */
+    uint32_t candidates_;           /* how many of candidate_ hold; UINT32_MAX: too many, scan slot_'s cells */
+    uint32_t candidate_[GF_CURSOR_CANDIDATES];  /* the index entries of those cells whose box meets the area */
 } gf_cursor;
 
 /* Makes a cursor remember nothing (also what zero-filled storage means). */
