@@ -103,6 +103,18 @@ final class CoreFenceTable {
         return Double(millimetres) / 1000
     }
 
+    /// `distance(from:to:limit:)` exact at any distance up to 50 km (beyond, just over 50 km), at a cost that grows
+    /// with the distance rather than with the shape: a polygon or corridor is measured within 64 m, then 1 km, 16 km
+    /// and 50 km of the fix until the answer lies within the limit (a circle is exact at once).
+    func exactDistance(from point: gf_point, to handle: gf_handle, isCircle: Bool) -> Double {
+        if isCircle { return distance(from: point, to: handle) }
+        for limit in [64.0, 1_000, 16_000] {
+            let measured = distance(from: point, to: handle, limit: limit)
+            if abs(measured) < limit { return measured }
+        }
+        return distance(from: point, to: handle)
+    }
+
     /// A coordinate as the core's e7 point, nil when it is invalid.
     static func point(_ coordinate: Coordinate) -> gf_point? {
         var point = gf_point()

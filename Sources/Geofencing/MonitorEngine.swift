@@ -258,20 +258,36 @@ final class MonitorEngine {
         let record = records[slot]!
         guard distance <= 0, record.state != .inside, !record.region.shape.isCircle else { return distance }
         let threshold = max(record.hysteresis, accuracy)
-        let bounded = table.distance(from: point, to: record.handle, limit: threshold + 1)
+        let bounded = distanceToDecide(point, record, threshold: threshold)
         return bounded <= -threshold ? distanceFromBoundary(point, record) : bounded
     }
 
     private func judgeUnseen(_ slot: Int, at point: gf_point, fix: Fix, accuracy: Double) {
         let record = records[slot]!
         guard record.seenAtFix != fixNumber else { return }
-        judge(slot, distance: distanceFromBoundary(point, record), fix: fix, accuracy: accuracy)
+        // Outside (the query did not return it): decide on a bounded search, measure exactly only for the event.
+        let threshold = max(record.hysteresis, accuracy)
+        var distance = distanceToDecide(point, record, threshold: threshold)
+        if distance >= threshold || (record.state == .unknown && distance > accuracy) {
+            distance = distanceFromBoundary(point, record)
+        }
+        judge(slot, distance: distance, fix: fix, accuracy: accuracy)
     }
 
     /// Signed distance in metres from a region's boundary (negative inside), as the core computes it (a polygon
-    /// or corridor: exact within 50 km of its boundary, beyond that at least 50 km).
+    /// or corridor: exact within 50 km of its boundary, beyond that at least 50 km; its cost grows with the
+    /// distance, see `CoreFenceTable.exactDistance`).
     private func distanceFromBoundary(_ point: gf_point, _ record: RegionRecord) -> Double {
-        table.distance(from: point, to: record.handle)
+        table.exactDistance(from: point, to: record.handle, isCircle: record.region.shape.isCircle)
+    }
+
+    /// The signed distance when only whether it reaches `threshold` matters: exact within it, beyond it a value past
+    /// it (cheap for a large shape: only the edges within the threshold are searched). The rules' test, made before
+    /// the exact distance an event carries.
+    private func distanceToDecide(_ point: gf_point, _ record: RegionRecord, threshold: Double) -> Double {
+        record.region.shape.isCircle
+            ? table.distance(from: point, to: record.handle)
+            : table.distance(from: point, to: record.handle, limit: threshold + 1)
     }
 
     /// A time without a usable fix (gpsd mode 0/1, a fix too inaccurate): only the outage rule can act.
@@ -373,7 +389,7 @@ final class MonitorEngine {
                 guard record.state == .outside else { continue }
                 let depth = max(record.hysteresis, accuracyBoth)
                 // The end fix must leave it outside too (otherwise this fix's ordinary enter rule speaks).
-                let endDistance = distanceFromBoundary(end.point, record)
+                let endDistance = distanceToDecide(end.point, record, threshold: depth)
                 guard endDistance > -depth,
                       let pass = pass(through: record, depth: depth, from: start, to: end, length: length)
                 else { continue }

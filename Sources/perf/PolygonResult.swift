@@ -1,6 +1,7 @@
 /// The engines of the polygon rows, in the order the report lists them.
 enum PolygonEngineName: String, CaseIterable {
     case core
+    case monitor
     case geosPrepared = "geos-prepared"
     case naiveSwift = "naive-swift"
 }

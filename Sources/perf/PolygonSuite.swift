@@ -79,6 +79,16 @@ struct PolygonSuite {
             }
             coreRow.tableMemoryBytes = core.tableMemoryBytes
             var rows = [coreRow]
+            if workload == .drive {
+                // The monitor on the drive only: random fixes kilometres apart are not what it is for (each would
+                // be an interpolated pass or a fresh determination, see MonitorBench.secondsPerFix).
+                let monitor = try PolygonMonitorEngine(dataset.shapes)
+                var timings = BatchTimings(fixCount: points.count, batchSize: plan.batchSize(fixes: points.count),
+                                           repetitions: 1)
+                _ = monitor.process(fixes, 0..<min(plan.warmUpFixes, fixes.count))
+                let inside = timeInBatches(into: &timings) { batch in monitor.process(fixes, batch) }
+                rows.append(row(.monitor, points.count, timings, monitor.buildCost, inside))
+            }
             var agreements: [PolygonAgreement] = []
 
             if let geos {
