@@ -215,7 +215,9 @@ FUZZ_BUILD  := $(BUILD)/fuzz
 $(FUZZ_BUILD):
 	mkdir -p $@
 
-$(FUZZ_BUILD)/fuzz_core: fuzz/core/fuzz_core.c $(SOURCES) $(HEADERS) | $(FUZZ_BUILD)
-	$(FUZZ_CC) $(CFLAGS_SANITIZED) $(FUZZ_FLAGS) fuzz/core/fuzz_core.c $(SOURCES) -o $@ -lm
+FUZZ_SOURCES := fuzz/core/fuzz_core.c fuzz/core/shape_oracle.c
+
+$(FUZZ_BUILD)/fuzz_core: $(FUZZ_SOURCES) fuzz/core/shape_oracle.h $(SOURCES) $(HEADERS) | $(FUZZ_BUILD)
+	$(FUZZ_CC) $(CFLAGS_SANITIZED) $(FUZZ_FLAGS) $(FUZZ_SOURCES) $(SOURCES) -o $@ -lm
 
 fuzz-core: $(FUZZ_BUILD)/fuzz_core

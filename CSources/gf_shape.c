@@ -12,11 +12,13 @@
  * DISTANCE. The distance to an edge is the geodesic distance from the fix to the edge's nearest point. The nearest
  * point is found in a local frame at the fix (equirectangular: x = dlon * s_lon, y = dlat * s_lat, exact straight
  * lines because it is an affine map of (lon, lat)); its distance is then measured like a circle's, through ECEF
- * chords (gf__arc_mm). Error: the frame's scales are those of the fix's latitude band (2^18 e7 = 2.9 km tall), off by
- * delta <= 4e-4 relative at 60 deg; a foot point off by delta * d along the edge lengthens the distance by about
- * delta^2 * d / 2 (second order: 4 mm at 50 km); rounding the foot point to e7 adds <= 8 mm and the chord <= 10 mm.
- * So |error| <= 2 cm + 1e-7 * d. The sign (inside or not) has no error for polygons; a corridor's sign follows its
- * distance (band 2 cm).
+ * chords (gf__arc_mm). Error: a foot point off by delta * d along the edge lengthens the distance by about
+ * delta^2 * d / 2. The frame's scales are those of the fix's latitude band (2^18 e7 = 2.9 km tall), off by delta <=
+ * 4e-4 relative at 60 deg; but the frame also ignores the convergence of the meridians and the change of the
+ * longitude scale between the fix and the foot (delta = dlon * sin(lat) and tan(lat) * dlat: 1.1 m at 50 km, 76 deg),
+ * so beyond 1 km the foot is refined on the exact chord (gf__refined_foot; measured: <= 18 mm against brute force at
+ * 0..84 deg and up to 50 km). Rounding the foot point to e7 adds <= 8 mm and the chord <= 10 mm. So |error| <= 2 cm
+ * + 1e-7 * d. The sign (inside or not) has no error for polygons; a corridor's sign follows its distance (band 2 cm).
  *
  * THE EDGE GRID. Per shape, a uniform grid of square cells of 2^shift e7 over its box (about one cell per edge), each
  * cell listing the edges whose box overlaps the cell (corridors: the box grown by W). A polygon also keeps, per
@@ -331,9 +333,8 @@ static int gf__corner_inside(const gf__shape *s, uint64_t cell) {
     return (int)(s->corner_bits[cell >> 6] >> (cell & 63) & 1u);
 }
 
-/* Even-odd inside test of a polygon for a fix in its grid (see THE EDGE GRID). */
-static int gf__polygon_contains(const gf__shape *s, gf_point fix) {
-    int64_t fx = fix.lon, fy = fix.lat;
+/* Even-odd inside test of a polygon for a fix (fx, fy) = (lon on the shape's side of the seam, lat) (THE EDGE GRID). */
+static int gf__polygon_contains(const gf__shape *s, int64_t fx, int64_t fy) {
     if (fx < s->x0 || fy < s->y0 || fx >= s->x0 + ((int64_t)s->gx << s->shift)
         || fy >= s->y0 + ((int64_t)s->gy << s->shift))
         return 0;  /* outside the grid, which holds every vertex */
@@ -370,6 +371,7 @@ static int32_t gf__lerp(int32_t a, int32_t b, uint64_t t32) {
 
 typedef struct gf__nearest {
     gf_point fix;
+    int64_t fix_lon;        /* fix.lon on the shape's side of the +-180 seam (may lie beyond it by the search's reach) */
     gf__ecef *fix_ecef;     /* the fix's ECEF, computed on first need (the query's, shared with its circles) */
     int *fix_ecef_ready;
     int64_t s_lat, s_lon;   /* scales at the fix: q per GF__SCALE_STEP e7 */
@@ -385,7 +387,7 @@ typedef struct gf__nearest {
 static int64_t gf__local_foot(const gf__shape *s, uint32_t i, const gf__nearest *n, uint64_t *t_out) {
     gf_point a = s->vertices[i], b = s->vertices[i + 1];
     /* Local frame in q: x = dlon * s_lon / 2^16, y = dlat * s_lat / 2^16 (|d| <= 3.6e9, scale <= 1.9e5: < 2^60). */
-    int64_t ax = ((int64_t)a.lon - n->fix.lon) * n->s_lon / GF__SCALE_STEP;
+    int64_t ax = ((int64_t)a.lon - n->fix_lon) * n->s_lon / GF__SCALE_STEP;
     int64_t ay = ((int64_t)a.lat - n->fix.lat) * n->s_lat / GF__SCALE_STEP;
     int64_t dx = ((int64_t)b.lon - a.lon) * n->s_lon / GF__SCALE_STEP;
     int64_t dy = ((int64_t)b.lat - a.lat) * n->s_lat / GF__SCALE_STEP;
@@ -429,6 +431,59 @@ static void gf__first_pass(const gf__shape *s, uint32_t i, gf__nearest *n) {
     }
 }
 
+/* The exact distance in mm from the fix to the point t32 of edge i (the fix's ECEF computed on first need). */
+static int64_t gf__foot_mm(const gf__shape *s, uint32_t i, gf__nearest *n, uint64_t t32) {
+    gf_point a = s->vertices[i], b = s->vertices[i + 1];
+    gf_point foot = {gf__lerp(a.lat, b.lat, t32), gf__lerp(a.lon, b.lon, t32)};
+    if (!*n->fix_ecef_ready) {
+        *n->fix_ecef = gf__ecef_of(n->fix);
+        *n->fix_ecef_ready = 1;
+    }
+    return gf__arc_mm(gf__chord2(*n->fix_ecef, gf__ecef_of(foot)));
+}
+
+/* Refining a far foot. The local frame is equirectangular at the fix: it ignores that meridians converge (by dlon *
+ * sin(lat) between the fix and the foot) and that the longitude scale changes with latitude (by tan(lat) * dlat), so
+ * for a fix d away its foot is off along the edge by up to about d times those angles, which lengthens the distance
+ * by that offset squared over 2d: over a metre at 50 km and 76 deg. From 1 km (where it is < 2 mm even at 85 deg) the
+ * foot is therefore refined on the exact squared chord: a parabola through three samples h = d / 8 apart around it
+ * (the squared chord along an edge is a parabola to within h^2 / R of its vertex, which costs < 1 mm at 50 km; the
+ * ECEF rounding moves the vertex by < 1 m). Not beyond 2^26 q (262 km): chords stay below 2^31 q there, so their
+ * squares and differences fit in 64 bits. */
+#define GF__REFINE_FROM_Q (1000 * GF__Q_PER_M)
+#define GF__REFINE_UP_TO_Q ((int64_t)1 << 26)
+
+static uint64_t gf__refined_foot(const gf__shape *s, uint32_t i, gf__nearest *n, uint64_t t32, int64_t local) {
+    gf_point a = s->vertices[i], b = s->vertices[i + 1];
+    int64_t dx = ((int64_t)b.lon - a.lon) * n->s_lon / GF__SCALE_STEP;
+    int64_t dy = ((int64_t)b.lat - a.lat) * n->s_lat / GF__SCALE_STEP;
+    if (dx < 0) dx = -dx;
+    if (dy < 0) dy = -dy;
+    int64_t length = dx > dy ? dx + dy / 2 : dy + dx / 2;  /* 1 .. 1.118 times the edge's local length, in q */
+    if (length == 0) return t32;
+    uint64_t half = (uint64_t)1 << 31;
+    uint64_t h32 = local / 8 >= length / 2 ? half : ((uint64_t)(local / 8) << 32) / (uint64_t)length;
+    if (h32 == 0) return t32;
+    uint64_t centre = t32 < h32 ? h32 : t32 > ((uint64_t)1 << 32) - h32 ? ((uint64_t)1 << 32) - h32 : t32;
+    int64_t f[3];
+    for (int k = 0; k < 3; k++) {
+        uint64_t t = centre - h32 + (uint64_t)k * h32;
+        gf_point p = {gf__lerp(a.lat, b.lat, t), gf__lerp(a.lon, b.lon, t)};
+        f[k] = (int64_t)gf__chord2(*n->fix_ecef, gf__ecef_of(p));
+    }
+    int64_t num = f[0] - f[2], den = 2 * (f[0] - 2 * f[1] + f[2]);
+    while (num >= ((int64_t)1 << 30) || num <= -((int64_t)1 << 30)) {
+        num /= 2;
+        den /= 2;
+    }
+    if (den <= 0) return t32;  /* not convex at this resolution (the ECEF rounding): keep the local foot */
+    int64_t step = (int64_t)h32 * num / den;
+    if (step > 2 * (int64_t)h32) step = 2 * (int64_t)h32;
+    if (step < -2 * (int64_t)h32) step = -2 * (int64_t)h32;
+    int64_t t = (int64_t)centre + step;
+    return (uint64_t)(t < 0 ? 0 : t > ((int64_t)1 << 32) ? ((int64_t)1 << 32) : t);
+}
+
 /* Pass 2: the exact distance to the foot of every edge whose local distance could make it the nearest. The local
  * distance is at least the true one and at most 1.118 times it, and the local frame is off by < 1e-3 relative plus
  * the rounding (64 q), so the nearest edge is never skipped. */
@@ -436,13 +491,12 @@ static void gf__second_pass(const gf__shape *s, uint32_t i, gf__nearest *n) {
     uint64_t t32;
     int64_t local = gf__local_foot(s, i, n, &t32);
     if (local > n->best_local + n->best_local / 4 + 64) return;
-    gf_point a = s->vertices[i], b = s->vertices[i + 1];
-    gf_point foot = {gf__lerp(a.lat, b.lat, t32), gf__lerp(a.lon, b.lon, t32)};
-    if (!*n->fix_ecef_ready) {
-        *n->fix_ecef = gf__ecef_of(n->fix);
-        *n->fix_ecef_ready = 1;
+    int64_t mm = gf__foot_mm(s, i, n, t32);
+    if (local >= GF__REFINE_FROM_Q && local <= GF__REFINE_UP_TO_Q) {
+        /* Either foot is a point of the edge, so the nearer one is the better answer. */
+        int64_t refined = gf__foot_mm(s, i, n, gf__refined_foot(s, i, n, t32, local));
+        if (refined < mm) mm = refined;
     }
-    int64_t mm = gf__arc_mm(gf__chord2(*n->fix_ecef, gf__ecef_of(foot)));
     if (!(n->have & GF__HAVE_MM) || mm < n->best_mm) {
         n->best_mm = mm;
         n->have |= GF__HAVE_MM;
@@ -450,8 +504,7 @@ static void gf__second_pass(const gf__shape *s, uint32_t i, gf__nearest *n) {
 }
 
 /* Whether the fix lies exactly on an edge of its cell (so on the polygon's boundary: distance 0). */
-static int gf__on_boundary(const gf__shape *s, gf_point fix) {
-    int64_t fx = fix.lon, fy = fix.lat;
+static int gf__on_boundary(const gf__shape *s, int64_t fx, int64_t fy) {
     if (fx < s->x0 || fy < s->y0 || fx >= s->x0 + ((int64_t)s->gx << s->shift)
         || fy >= s->y0 + ((int64_t)s->gy << s->shift))
         return 0;
@@ -470,10 +523,15 @@ static int gf__on_boundary(const gf__shape *s, gf_point fix) {
 int gf__shape_test(const gf__shape *s, gf_point fix, gf__ecef *fix_ecef, int *fix_ecef_ready, uint32_t margin_mm,
                    int64_t *distance_mm) {
     int polygon = s->half_width_mm == 0;
-    int inside = polygon ? gf__polygon_contains(s, fix) : 0;
+    /* The fix's longitude on the shape's side of the seam (the shape spans at most 180 deg): a fix just west of
+     * +180 deg is measured against a shape just east of -180 deg as the neighbour it is, and lon +180 is lon -180. */
+    int64_t grid_middle = s->x0 + ((int64_t)s->gx << s->shift) / 2, fix_lon = fix.lon;
+    if (fix_lon - grid_middle > GF_LON_MAX_E7) fix_lon -= GF__LON_SPAN_E7;
+    if (grid_middle - fix_lon > GF_LON_MAX_E7) fix_lon += GF__LON_SPAN_E7;
+    int inside = polygon ? gf__polygon_contains(s, fix_lon, fix.lat) : 0;
     if (polygon && !inside && margin_mm == 0) {
         /* Outside with no margin: a hit only on the boundary itself, where the distance is 0. */
-        if (!gf__on_boundary(s, fix)) return 0;
+        if (!gf__on_boundary(s, fix_lon, fix.lat)) return 0;
         *distance_mm = 0;
         return 1;
     }
@@ -482,17 +540,19 @@ int gf__shape_test(const gf__shape *s, gf_point fix, gf__ecef *fix_ecef, int *fi
      * half-width reaches, so that is enough for it), and for a polygon at least the fix's cell and its neighbours,
      * so that an inside fix's distance is exact within a cell of the boundary. */
     gf__box box = gf__box_around(fix, (uint64_t)margin_mm + 50);
-    int64_t lon_lo = box.full_lon ? -GF_LON_MAX_E7 : (int64_t)box.u_lo - GF_LON_MAX_E7;
-    int64_t lon_hi = box.full_lon ? GF_LON_MAX_E7 : box.u_hi - GF_LON_MAX_E7;
+    int64_t lon_reach = ((int64_t)box.u_hi - box.u_lo) / 2;  /* the box is fix.lon +- that (modulo 360 deg) */
+    int64_t lon_lo = box.full_lon ? -GF_LON_MAX_E7 : fix_lon - lon_reach;
+    int64_t lon_hi = box.full_lon ? GF_LON_MAX_E7 : fix_lon + lon_reach;
     int64_t lat_lo = (int64_t)box.lat_lo - GF_LAT_MAX_E7, lat_hi = (int64_t)box.lat_hi - GF_LAT_MAX_E7;
     int64_t side = polygon ? (int64_t)1 << s->shift : 0;
-    if (lon_lo > fix.lon - side) lon_lo = fix.lon - side;
-    if (lon_hi < fix.lon + side) lon_hi = fix.lon + side;
+    if (lon_lo > fix_lon - side) lon_lo = fix_lon - side;
+    if (lon_hi < fix_lon + side) lon_hi = fix_lon + side;
     if (lat_lo > fix.lat - side) lat_lo = fix.lat - side;
     if (lat_hi < fix.lat + side) lat_hi = fix.lat + side;
 
     gf__nearest n;
     n.fix = fix;
+    n.fix_lon = fix_lon;
     n.fix_ecef = fix_ecef;
     n.fix_ecef_ready = fix_ecef_ready;
     int64_t band = ((int64_t)fix.lat - s->band_lat0) >> GF__BAND_SHIFT;
@@ -518,8 +578,8 @@ int gf__shape_test(const gf__shape *s, gf_point fix, gf__ecef *fix_ecef, int *fi
     /* How far the search reached for sure: the distance from the fix to the nearest side of the searched area that
      * is not the grid's own edge (beyond which there are no edges), as a lower bound in mm. */
     int64_t reach_e7 = INT64_MAX;
-    if (lon_lo > s->x0) reach_e7 = (int64_t)fix.lon - lon_lo;
-    if (lon_hi < grid_east && lon_hi - fix.lon < reach_e7) reach_e7 = lon_hi - fix.lon;
+    if (lon_lo > s->x0) reach_e7 = fix_lon - lon_lo;
+    if (lon_hi < grid_east && lon_hi - fix_lon < reach_e7) reach_e7 = lon_hi - fix_lon;
     if (lat_lo > s->y0 && (int64_t)fix.lat - lat_lo < reach_e7) reach_e7 = (int64_t)fix.lat - lat_lo;
     if (lat_hi < grid_north && lat_hi - fix.lat < reach_e7) reach_e7 = lat_hi - fix.lat;
     int64_t reach_mm = INT64_MAX;
@@ -530,6 +590,10 @@ int gf__shape_test(const gf__shape *s, gf_point fix, gf__ecef *fix_ecef, int *fi
         int64_t per_mm = deg > 90 ? 0 : gf__lon_per_mm_table[deg];
         reach_mm = per_mm == 0 ? 0 : (reach_e7 << 24) / per_mm;
     }
+    /* The conversion above uses the longitude scale for every side, which understates a latitude side by cos(lat)
+     * (and a longitude side near a degree boundary by a little): the search box holds every point within margin + 50
+     * mm of the fix by construction (gf__box_around), so no edge nearer than the margin was missed. */
+    if (reach_mm < (int64_t)margin_mm) reach_mm = margin_mm;
 
     /* The distance to the boundary, or a lower bound on it when no edge was found within reach. */
     int64_t boundary_mm = (n.have & GF__HAVE_MM) && n.best_mm < reach_mm ? n.best_mm : reach_mm;

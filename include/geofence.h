@@ -199,7 +199,8 @@ gf_status gf_fence_distance(const gf_table *table, gf_handle handle, gf_point fi
  *   W; signed distance = that distance - W.
  * Distance error <= 20 mm + 1e-7 * distance (see CSources/gf_shape.c). For a fix inside a polygon the distance is
  * exact within the query margin and at least one cell of the polygon's own edge grid (about its mean edge length)
- * of the boundary; deeper inside it is reported as how far the search reached (a lower bound on the depth).
+ * of the boundary; deeper inside it is reported as how far the search reached: a lower bound on the depth, at least
+ * the margin (gf_fence_distance measures it with a larger limit).
  * Work per query: the edges in the cells of the shape's own grid near the fix, never all of its vertices.
  * Limits: vertices within |lat| <= 85 deg; no shape (with its half-width) across +-180 deg or wider than 180 deg
  * of longitude; at most GF_SHAPE_VERTICES_MAX vertices. Memory: about 8 + 12 bytes per vertex, allocated at add.

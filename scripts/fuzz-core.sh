@@ -2,6 +2,7 @@
 # Fuzzes the C core API (fuzz/core/fuzz_core.c) with libFuzzer under ASan + UBSan for a bounded time.
 #
 #   scripts/fuzz-core.sh [SECONDS]        default 60 (CI); longer on demand, e.g. scripts/fuzz-core.sh 3600
+#   BUILD=/tmp/mine scripts/fuzz-core.sh  ... with the Makefile's build directory elsewhere (a shared checkout)
 #
 # Installs clang-14 and libclang-rt-14-dev if missing (idempotent, like scripts/install-deps.sh; libFuzzer's runtime
 # is in libclang-rt-14-dev, which clang-14 only recommends), builds with `make fuzz-core`, then runs the fuzzer from
@@ -32,9 +33,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-make -s fuzz-core
-# The Makefile's build directory is named after the C compiler's target triple (gcc unless CC says otherwise).
-fuzz_dir="build/$("${CC:-gcc}" -dumpmachine)/fuzz"
+# The Makefile's build directory is named after the C compiler's target triple (gcc unless CC says otherwise), unless
+# BUILD names another.
+build_dir="${BUILD:-build/$("${CC:-gcc}" -dumpmachine)}"
+make -s fuzz-core BUILD="$build_dir"
+fuzz_dir="$build_dir/fuzz"
 fuzzer="$fuzz_dir/fuzz_core"
 corpus="$fuzz_dir/corpus"
 artifacts="$fuzz_dir/artifacts"

@@ -17,13 +17,13 @@ public enum RegionShape: Sendable, Hashable, CustomStringConvertible {
     /// a route, a road). Same limits as a polygon.
     case corridor(path: [Coordinate], halfWidth: Double)
 
-    /// The circle's centre, or the centre of the bounding box of the polygon's or corridor's vertices.
+    /// The circle's centre, or the centre of the bounding box of the polygon's (all its rings') or corridor's vertices.
     public var center: Coordinate {
         switch self {
         case .circle(let center, _):
             return center
         case .polygon(let rings):
-            return Self.boxCenter(rings.first ?? [])
+            return Self.boxCenter(rings.flatMap { $0 })
         case .corridor(let path, _):
             return Self.boxCenter(path)
         }

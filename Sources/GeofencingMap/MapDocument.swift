@@ -5,7 +5,8 @@ import GeofencingStore
 /// A map of fences, a track and events as one self-contained HTML file: inline SVG, script and style, no tiles,
 /// no fonts, no requests. Open it in any browser; drag to pan, wheel or +/- to zoom, "Fit all" to see everything.
 ///
-/// Fences are drawn true-size in a local projection centred on the data (`LocalProjection`), the track in the
+/// Fences (circles, polygons with their holes and parts, corridors as a band of their half-width around the path)
+/// are drawn true-size in a local projection centred on the data (`LocalProjection`), the track in the
 /// inside/outside colours of `MapPalette`, events as markers by kind with their time; a scale bar stays true at the
 /// centre of every view. Region identifiers and the title are treated as data: escaped wherever they appear.
 public struct MapDocument: Sendable {
@@ -21,14 +22,20 @@ public struct MapDocument: Sendable {
         self.events = events
     }
 
-    /// The page. Fences with an invalid centre or radius, fixes and events with invalid coordinates are left out
-    /// (and counted in the page's data as `skipped`); the rest is drawn. The track is thinned to about one fix per
-    /// pixel at the fit-all zoom but never by more than 2 m, keeping every change of state (`TrackSimplifier`,
-    /// `MapPayload.maximumTolerance`): 12,866 fences and a 30k-fix drive make a page of about 1 MB.
+    /// The page. Fences with an invalid centre, radius or vertex, fixes and events with invalid coordinates are left
+    /// out (and counted in the page's data as `skipped`); the rest is drawn. The track is thinned to about one fix
+    /// per pixel at the fit-all zoom but never by more than 2 m, keeping every change of state (`TrackSimplifier`,
+    /// `MapPayload.maximumTolerance`): 12,866 fences and a 30k-fix drive make a page of about 1 MB. Polygon and
+    /// corridor outlines are thinned to half a pixel of a view that fits the outline, at most 4,000 vertices each
+    /// (`MapOutline`); the monitor's regions are not changed.
     public func html() -> String {
         let payload = MapPayload(regions: regions, track: track, events: events)
-        var summary = "\(Self.counted(payload.fenceCount, "fence")) \u{00b7} "
-            + "\(Self.counted(payload.trackCount, "track fix", plural: "track fixes"))"
+        var summary = Self.counted(payload.fenceCount, "fence")
+        if payload.outlineCount > 0 {
+            summary += " (\(Self.counted(payload.outlineCount, "polygon or corridor", plural: "polygons or corridors")), "
+                + "\(Self.counted(payload.outlineDrawnCount, "vertex", plural: "vertices")) drawn)"
+        }
+        summary += " \u{00b7} \(Self.counted(payload.trackCount, "track fix", plural: "track fixes"))"
         if payload.trackDrawnCount < payload.trackCount {
             summary += " (\(payload.trackDrawnCount) drawn)"
         }

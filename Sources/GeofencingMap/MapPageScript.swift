@@ -6,7 +6,8 @@
 /// `fences=N track=M events=K` (what `--dump-dom` checks), plus `data-view` (scale px per plane metre, translation,
 /// viewport), `data-scale-bar` ("L m W px") and `data-overlays` (the page boxes of the panel, legend and scale bar,
 /// "x0,y0,x1,y1;...", which the screenshot check leaves out when it looks for the map's colours) and
-/// `data-render-ms` (the script's own time to the first drawing; layout and painting come after).
+/// `data-render-ms` (the script's own time to the first drawing; layout and painting come after) and `data-shapes`
+/// ("polygons=P corridors=C vertices=V", the outlines drawn and their vertices).
 /// The address may ask for a view: `map.html#center=-27.4679,153.0281&mpp=0.5` (plane metres per pixel).
 enum MapPageScript {
     static let source = #"""
@@ -40,25 +41,85 @@ enum MapPageScript {
     const iso = seconds => new Date(seconds * 1000).toISOString().replace(".000Z", "Z");
     const clock = text => text.length >= 19 ? text.slice(11, 19) : text;
 
-    // Fences: true-size ellipses in plane metres (a circle's east radius grows with 1/cos(latitude) off the origin).
-    const F = data.fences, fenceCount = F.id.length;
+    // Fences. Circles: true-size ellipses in plane metres (a circle's east radius grows with 1/cos(latitude) off
+    // the origin). Polygons: one path of their thinned rings, filled even-odd as the monitor decides inside.
+    // Corridors: the thinned path stroked 2 half-widths wide with round caps and joins (exactly the points within
+    // the half-width of the path, in the plane), tinted like a circle; its 2 px edge is a wider stroke of the same
+    // path with the band masked out (widths follow the zoom, updateCorridors), and the path itself is dashed.
+    // Fence i is the fence layer's child i: an ellipse, a path, or a corridor's group.
+    const F = data.fences, fenceCount = F.id.length, S = data.shapes;
+    const shapeOf = new Array(fenceCount).fill(null);
+    for (const shape of S) shapeOf[shape.i] = shape;
     const fenceRX = new Float64Array(fenceCount), fenceRY = new Float64Array(fenceCount);
-    const fences = document.createDocumentFragment();
+    const fences = document.createDocumentFragment(), corridors = [];
+    const pointsOf = flat => { const p = []; for (let j = 0; j + 1 < flat.length; j += 2) p.push(flat[j] + "," + flat[j + 1]); return p.join(" "); };
+    let shapeVertices = 0;
     for (let i = 0; i < fenceCount; i++) {
-      const lat = latOf(F.y[i]);
-      fenceRX[i] = F.r[i] * KE / Math.max(kEastAt(lat), 1);
-      fenceRY[i] = F.r[i] * KN / kNorthAt(lat);
-      el("ellipse", { class: "fence", cx: F.x[i], cy: F.y[i], rx: fenceRX[i], ry: fenceRY[i] }, fences);
+      const shape = shapeOf[i];
+      if (!shape) {
+        const lat = latOf(F.y[i]);
+        fenceRX[i] = F.r[i] * KE / Math.max(kEastAt(lat), 1);
+        fenceRY[i] = F.r[i] * KN / kNorthAt(lat);
+        el("ellipse", { class: "fence", cx: F.x[i], cy: F.y[i], rx: fenceRX[i], ry: fenceRY[i] }, fences);
+        continue;
+      }
+      fenceRX[i] = (shape.box[2] - shape.box[0]) / 2;
+      fenceRY[i] = (shape.box[3] - shape.box[1]) / 2;
+      shapeVertices += shape.drawn;
+      if (shape.type === "polygon") {
+        el("path", { class: "fence", "fill-rule": "evenodd", d: shape.rings.map(ring => "M" + pointsOf(ring) + "Z").join("") }, fences);
+      } else {
+        const points = pointsOf(shape.path), id = "corridor-mask-" + i;
+        const group = el("g", { class: "corridor" }, fences);
+        const mask = el("mask", { id: id, maskUnits: "userSpaceOnUse" }, group);
+        const cover = el("rect", { fill: "#fff" }, mask);
+        const cut = el("polyline", { class: "corridor-cut", points: points }, mask);
+        const edge = el("polyline", { class: "corridor-edge", points: points, mask: "url(#" + id + ")" }, group);
+        el("polyline", { class: "corridor-band", points: points, "stroke-width": 2 * shape.w }, group);
+        el("polyline", { class: "corridor-path", points: points }, group);
+        corridors.push({ shape, mask, cover, cut, edge });
+      }
     }
     const fenceLayer = document.getElementById("fences");
     fenceLayer.appendChild(fences);
+    let corridorScale = 0;
+    function updateCorridors() {
+      // The edge is 2 px wide, centred on the band's boundary as a circle's stroke is on its circle.
+      if (corridorScale === s) return;
+      corridorScale = s;
+      const px = 1 / s;
+      for (const c of corridors) {
+        const b = c.shape.box, m = 2 * px + 1;
+        c.edge.setAttribute("stroke-width", 2 * c.shape.w + 2 * px);
+        c.cut.setAttribute("stroke-width", Math.max(2 * c.shape.w - 2 * px, 0));
+        const area = { x: b[0] - m, y: b[1] - m, width: b[2] - b[0] + 2 * m, height: b[3] - b[1] + 2 * m };
+        for (const key in area) { c.mask.setAttribute(key, area[key]); c.cover.setAttribute(key, area[key]); }
+      }
+    }
+    const fenceKind = i => {
+      const shape = shapeOf[i];
+      if (!shape) return "radius " + length(F.r[i]);
+      if (shape.type === "polygon") {
+        return "polygon, " + shape.vertices + " vertices" + (shape.rings.length > 1 ? " in " + shape.rings.length + " rings" : "");
+      }
+      return "corridor, half-width " + length(shape.halfWidth) + ", " + shape.vertices + " vertices";
+    };
+    const fenceText = i => {
+      const shape = shapeOf[i];
+      const thinned = shape && shape.drawn < shape.vertices ? " (" + shape.drawn + " drawn, within " + length(shape.tolerance) + ")" : "";
+      return F.id[i] + " \u00b7 " + fenceKind(i) + thinned + " \u00b7 " + (shape ? "centre " : "") +
+        degrees(latOf(F.y[i])) + ", " + degrees(lonOf(F.x[i]));
+    };
     // A fence's tooltip is made when the pointer first reaches it (before the browser's tooltip delay ends), not
-    // up front: 12,866 <title> elements would double the page's drawing time. Fence i is the layer's child i.
+    // up front: 12,866 <title> elements would double the page's drawing time.
     fenceLayer.addEventListener("pointerover", e => {
-      const fence = e.target;
-      if (fence.parentNode !== fenceLayer || fence.firstChild) return;
-      const i = Array.prototype.indexOf.call(fenceLayer.children, fence), lat = latOf(F.y[i]);
-      titled(fence, F.id[i] + " \u00b7 radius " + length(F.r[i]) + " \u00b7 " + degrees(lat) + ", " + degrees(lonOf(F.x[i])));
+      let fence = e.target;
+      while (fence && fence.parentNode !== fenceLayer) fence = fence.parentNode;
+      if (!fence || fence.hasAttribute("data-titled")) return;
+      fence.setAttribute("data-titled", "");
+      const title = document.createElementNS(NS, "title");
+      title.textContent = fenceText(Array.prototype.indexOf.call(fenceLayer.children, fence));
+      fence.insertBefore(title, fence.firstChild);
     });
 
     // Track: one polyline per run of equal state; a run ends on the fix that starts the next one, so the line
@@ -114,7 +175,7 @@ enum MapPageScript {
         labelled++;
         const label = el("text", { class: "fence-label", x: X, y: Y }, overlay);
         label.textContent = F.id[i];
-        titled(label, F.id[i] + " \u00b7 radius " + length(F.r[i]));
+        titled(label, F.id[i] + " \u00b7 " + fenceKind(i));
       }
       const events = E.filter(e => inView(tx + s * e.x, ty - s * e.y, 0, 0));
       for (const e of events) {
@@ -145,6 +206,7 @@ enum MapPageScript {
     }
 
     function draw(rebuild) {
+      updateCorridors();
       world.setAttribute("transform", "matrix(" + s + " 0 0 " + (-s) + " " + tx + " " + ty + ")");
       if (rebuild || !built) buildOverlay();
       else overlay.setAttribute("transform", "translate(" + (tx - built.tx) + " " + (ty - built.ty) + ")");
@@ -232,6 +294,8 @@ enum MapPageScript {
       const r = document.getElementById(id).getBoundingClientRect();
       return [Math.floor(r.left), Math.floor(r.top), Math.ceil(r.right), Math.ceil(r.bottom)].join(",");
     }).join(";");
+    body.dataset.shapes = "polygons=" + S.filter(x => x.type === "polygon").length + " corridors=" + corridors.length +
+      " vertices=" + shapeVertices;
     body.dataset.renderMs = Math.round(performance.now() - started);
     body.dataset.rendered = "fences=" + fenceCount + " track=" + T.total + " events=" + E.length;
   } catch (error) {

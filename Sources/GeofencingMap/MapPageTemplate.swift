@@ -65,6 +65,13 @@ enum MapPageTemplate {
             .fence { fill: rgba(\(fence.red),\(fence.green),\(fence.blue),0.10); stroke: \(fence.hex);
               stroke-width: 2px; vector-effect: non-scaling-stroke; }
             .fence:hover { fill: rgba(\(fence.red),\(fence.green),\(fence.blue),0.30); }
+            .corridor-band, .corridor-edge, .corridor-cut { fill: none; stroke-linecap: round; stroke-linejoin: round; }
+            .corridor-band { stroke: rgba(\(fence.red),\(fence.green),\(fence.blue),0.10); }
+            .corridor:hover .corridor-band { stroke: rgba(\(fence.red),\(fence.green),\(fence.blue),0.30); }
+            .corridor-edge { stroke: \(fence.hex); }
+            .corridor-cut { stroke: #000; }
+            .corridor-path { fill: none; stroke: \(fence.hex); stroke-width: 1px; stroke-dasharray: 4 4;
+              vector-effect: non-scaling-stroke; }
             .track-out, .track-in { fill: none; stroke-width: 3px; stroke-linejoin: round; stroke-linecap: round;
               vector-effect: non-scaling-stroke; }
             .track-out { stroke: \(MapPalette.trackOutside.hex); }
@@ -90,6 +97,9 @@ enum MapPageTemplate {
             #scale-bar { height: 6px; border: 2px solid #222; border-top: none; margin-bottom: 2px; width: 100px; }
             #scale-label { font-size: 12px; }
             .swatch-fence { fill: rgba(\(fence.red),\(fence.green),\(fence.blue),0.10); stroke: \(fence.hex); stroke-width: 2px; }
+            .swatch-band-edge, .swatch-band { fill: none; stroke-linecap: round; stroke-linejoin: round; }
+            .swatch-band-edge { stroke: \(fence.hex); stroke-width: 10px; }
+            .swatch-band { stroke: \(MapPalette.fenceTint.hex); stroke-width: 6px; }
             .swatch-out { stroke: \(MapPalette.trackOutside.hex); stroke-width: 3px; }
             .swatch-in { stroke: \(MapPalette.trackInside.hex); stroke-width: 3px; }
 
@@ -111,6 +121,10 @@ enum MapPageTemplate {
             <div id="legend">
             <div class="row"><svg width="28" height="16"><circle cx="14" cy="8" r="6" class="swatch-fence"/></svg>\
             fence, true size (names when &le; 300 in view)</div>
+            <div class="row"><svg width="28" height="16"><path d="M3,13L8,2L25,4L20,14L13,9Z" class="swatch-fence"/>\
+            </svg>polygon (outline thinned for drawing)</div>
+            <div class="row"><svg width="28" height="16"><polyline points="6,11 14,6 22,9" class="swatch-band-edge"/>\
+            <polyline points="6,11 14,6 22,9" class="swatch-band"/></svg>corridor: path and half-width</div>
             <div class="row"><svg width="28" height="16"><line x1="3" y1="8" x2="25" y2="8" class="swatch-out"/></svg>\
             track outside every fence</div>
             <div class="row"><svg width="28" height="16"><line x1="3" y1="8" x2="25" y2="8" class="swatch-in"/></svg>\

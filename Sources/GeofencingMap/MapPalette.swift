@@ -27,6 +27,8 @@ public enum MapPalette {
 
     /// Fence outlines (filled with the same colour at low opacity).
     public static let fence = Color(red: 0x1f, green: 0x5f, blue: 0xbf)
+    /// The fence colour at the page's 10 % tint over white, for the legend's corridor swatch (drawn opaque).
+    public static let fenceTint = Color(red: 0xe9, green: 0xef, blue: 0xf9)
     /// The track where the vehicle was outside every region.
     public static let trackOutside = Color(red: 0x1a, green: 0x96, blue: 0x41)
     /// The track where the vehicle was inside at least one region.

@@ -6,13 +6,16 @@ import GeofencingStore
 /// `<script type="application/json" id="map-data">` element.
 ///
 /// Layout (columnar arrays keep 12,866 fences and 30k fixes to about a megabyte):
-/// `{"version":1,"origin":[lat,lon],"kNorth":m/deg,"kEast":m/deg,"bounds":[x0,y0,x1,y1],`
-/// `"fences":{"id":[..],"x":[..],"y":[..],"r":[..]},`
+/// `{"version":2,"origin":[lat,lon],"kNorth":m/deg,"kEast":m/deg,"bounds":[x0,y0,x1,y1],`
+/// `"fences":{"id":[..],"x":[..],"y":[..],"r":[m|null,..]},`
+/// `"shapes":[{"i":fenceIndex,"type":"polygon","rings":[[x,y,x,y,..],..],"box":[x0,y0,x1,y1],"vertices":n,`
+/// `"drawn":n,"tolerance":m},{"i":..,"type":"corridor","path":[x,y,..],"halfWidth":m,"w":planeMetres,..},..],`
 /// `"track":{"total":n,"t0":epochSeconds|null,"x":[..],"y":[..],"inside":"0110..","t":[secondsAfterT0|null,..]},`
 /// `"events":[{"seq":n,"type":"enter","region":"..","time":"ISO","x":..,"y":..,"d":m|null,"state":"..",`
 /// `"inferred":bool},..],"skipped":{"fences":n,"track":n,"events":n}}`
 /// x and y are plane metres of `LocalProjection` (east, north), r true metres; the page derives each fence's
-/// ellipse from r and its latitude with the same formulas.
+/// ellipse from r and its latitude with the same formulas. A polygon or corridor has r null, x and y the centre of
+/// its plane box, and an entry in `shapes` (thinned as `MapOutline` says; flat x,y pairs, rings unclosed).
 struct MapPayload {
     /// Plane positions are written to 1 cm for fences and events and 10 cm for track fixes: below a pixel at the
     /// page's deepest zoom (20 px/m gives 1 px = 5 cm; a track is drawn 3 px wide).
@@ -29,31 +32,50 @@ struct MapPayload {
     let projection: LocalProjection
     let json: String
     let fenceCount: Int
+    /// Polygons and corridors among the fences, and the vertices drawn for them.
+    let outlineCount: Int
+    let outlineDrawnCount: Int
     let trackCount: Int
     let trackDrawnCount: Int
     let eventCount: Int
 
     init(regions: [Region], track: [MapTrackPoint], events: [EventRecord]) {
-        let fences = regions.filter { region in
-            region.center.isValid && (region.radius.map { $0.isFinite && $0 >= 0 } ?? false)
+        // A fence is drawn when its centre is valid and, for a circle, its radius is; a polygon or corridor when
+        // `MapOutline` can draw it (checked below, once the projection is known).
+        let candidates = regions.filter { region in
+            guard region.center.isValid else { return false }
+            if case .circle(_, let radius) = region.shape { return radius.isFinite && radius >= 0 }
+            return true
         }
         let fixes = track.filter { $0.coordinate.isValid }
         let placedEvents = events.filter {
             Coordinate(latitude: $0.latitude, longitude: $0.longitude).isValid
         }
         let projection = LocalProjection.centred(
-            on: fences.map(\.center) + fixes.map(\.coordinate)
+            on: candidates.flatMap { MapOutline.corners(of: $0.shape) } + fixes.map(\.coordinate)
                 + placedEvents.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) })
         self.projection = projection
 
         // Project everything once; the bounds are what "fit all" shows.
         var bounds = PlaneBounds()
-        let fencePlane = fences.map { region in
-            let point = projection.project(region.center)
-            let radii = projection.radii(ofCircleAt: region.center, radius: region.radius ?? 0)
-            bounds.include(x: point.x - radii.x, y: point.y - radii.y)
-            bounds.include(x: point.x + radii.x, y: point.y + radii.y)
-            return point
+        var fences: [Region] = [], fencePlane: [(x: Double, y: Double)] = []
+        var outlines: [(index: Int, outline: MapOutline)] = []
+        for region in candidates {
+            if case .circle(let center, let radius) = region.shape {
+                let point = projection.project(center)
+                let radii = projection.radii(ofCircleAt: center, radius: radius)
+                bounds.include(x: point.x - radii.x, y: point.y - radii.y)
+                bounds.include(x: point.x + radii.x, y: point.y + radii.y)
+                fencePlane.append(point)
+            } else {
+                guard let outline = MapOutline(shape: region.shape, projection: projection) else { continue }
+                let box = outline.box
+                bounds.include(x: box.x0, y: box.y0)
+                bounds.include(x: box.x1, y: box.y1)
+                outlines.append((fences.count, outline))
+                fencePlane.append(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
+            }
+            fences.append(region)
         }
         var trackX: [Double] = [], trackY: [Double] = []
         trackX.reserveCapacity(fixes.count)
@@ -75,8 +97,10 @@ struct MapPayload {
         let kept = TrackSimplifier(tolerance: tolerance)
             .keptIndices(x: trackX, y: trackY, inside: fixes.map(\.inside))
 
-        var writer = MapJSONWriter(reservingCapacity: 64 * fences.count + 24 * kept.count + 256 * placedEvents.count + 512)
-        writer.raw("{\"version\":1,\"origin\":[")
+        let outlineVertices = outlines.reduce(0) { $0 + $1.outline.drawnCount }
+        var writer = MapJSONWriter(reservingCapacity: 64 * fences.count + 24 * kept.count + 256 * placedEvents.count
+                                   + 24 * outlineVertices + 512)
+        writer.raw("{\"version\":2,\"origin\":[")
         writer.number(projection.origin.latitude, decimals: 9)
         writer.raw(",")
         writer.number(projection.origin.longitude, decimals: 9)
@@ -87,6 +111,7 @@ struct MapPayload {
         writer.raw(",\"bounds\":")
         writer.array([box.x0, box.y0, box.x1, box.y1]) { $0.number($1, decimals: Self.fenceDecimals) }
 
+        let timeOrigin = fixes.lazy.compactMap(\.time).first?.timeIntervalSince1970
         writer.raw(",\"fences\":{\"id\":")
         writer.array(fences) { $0.string($1.identifier) }
         writer.raw(",\"x\":")
@@ -94,10 +119,10 @@ struct MapPayload {
         writer.raw(",\"y\":")
         writer.array(fencePlane) { $0.number($1.y, decimals: Self.fenceDecimals) }
         writer.raw(",\"r\":")
-        writer.array(fences) { $0.number($1.radius ?? 0, decimals: Self.fenceDecimals) }
-
-        let timeOrigin = fixes.lazy.compactMap(\.time).first?.timeIntervalSince1970
-        writer.raw("},\"track\":{\"total\":\(fixes.count),\"t0\":")
+        writer.array(fences) { $0.optionalNumber($1.radius, decimals: Self.fenceDecimals) }
+        writer.raw("},\"shapes\":")
+        writer.array(outlines) { writer, entry in Self.write(entry.outline, fence: entry.index, to: &writer) }
+        writer.raw(",\"track\":{\"total\":\(fixes.count),\"t0\":")
         writer.optionalNumber(timeOrigin, decimals: 3)
         writer.raw(",\"x\":")
         writer.array(kept) { $0.number(trackX[$1], decimals: Self.trackDecimals) }
@@ -135,9 +160,41 @@ struct MapPayload {
 
         json = writer.text
         fenceCount = fences.count
+        outlineCount = outlines.count
+        outlineDrawnCount = outlineVertices
         trackCount = fixes.count
         trackDrawnCount = kept.count
         eventCount = placedEvents.count
+    }
+}
+
+extension MapPayload {
+    /// One entry of "shapes": plane coordinates to 1 cm, or to 10 cm when the outline is thinned by 1 m or more.
+    fileprivate static func write(_ outline: MapOutline, fence index: Int, to writer: inout MapJSONWriter) {
+        let decimals = outline.tolerance < 1 ? Self.fenceDecimals : 1
+        writer.raw("{\"i\":\(index),\"type\":\"\(outline.kind.rawValue)\",")
+        writer.raw(outline.kind == .polygon ? "\"rings\":[" : "\"path\":")
+        for (number, part) in outline.parts.enumerated() {
+            if number > 0 { writer.raw(",") }
+            writer.array(part.x.indices) { writer, vertex in
+                writer.number(part.x[vertex], decimals: decimals)
+                writer.raw(",")
+                writer.number(part.y[vertex], decimals: decimals)
+            }
+        }
+        if outline.kind == .polygon { writer.raw("]") }
+        if outline.kind == .corridor {
+            writer.raw(",\"halfWidth\":")
+            writer.number(outline.halfWidth, decimals: 3)
+            writer.raw(",\"w\":")
+            writer.number(outline.planeHalfWidth, decimals: 3)
+        }
+        writer.raw(",\"box\":")
+        let box = outline.box
+        writer.array([box.x0, box.y0, box.x1, box.y1]) { $0.number($1, decimals: Self.fenceDecimals) }
+        writer.raw(",\"vertices\":\(outline.vertexCount),\"drawn\":\(outline.drawnCount),\"tolerance\":")
+        writer.number(outline.tolerance, decimals: 3)
+        writer.raw("}")
     }
 }
 

@@ -115,8 +115,11 @@ public final class GeofenceStore {
     /// `regions` replaces an earlier one.
     ///
     /// - Returns: how many identifiers were added and how many replaced.
-    /// - Throws: `invalidArgument` naming the region when an identifier is empty or a number is NaN (nothing is
-    ///   written then), or a write error.
+    /// Every shape is kept as given (a polygon's rings with their closing vertices, a corridor's path), and reads
+    /// back `==` to it; see `StoreSQL.regionsTable` for the columns.
+    ///
+    /// - Throws: `invalidArgument` naming the region when an identifier is empty, a number is NaN, a polygon has no
+    ///   ring, a ring or path no vertex, or a vertex is not finite (nothing is written then), or a write error.
     @discardableResult
     public func upsertRegions(_ regions: [Region]) throws(StoreError) -> (added: Int, replaced: Int) {
         try requireWritable()

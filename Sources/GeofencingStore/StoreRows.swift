@@ -6,12 +6,26 @@ import Geofencing
 enum StoreRows {
     // MARK: Regions
 
-    /// Binds ?1 ... ?11 of `StoreSQL.insertRegion` / `updateRegionDefinition`.
+    /// Binds ?1 ... ?13 of `StoreSQL.insertRegion` / `updateRegionDefinition`; the shape's columns as
+    /// `StoreSQL.regionsTable` documents them.
     static func bindDefinition(_ region: Region, to statement: Statement) throws(StoreError) {
         try statement.bind(1, region.identifier)
         try statement.bind(2, region.center.latitude)
         try statement.bind(3, region.center.longitude)
-        try statement.bind(4, region.radius ?? .nan)
+        switch region.shape {
+        case .circle(_, let radius):
+            try statement.bind(4, radius)
+            try statement.bind(12, ShapeName.circle.rawValue)
+            try statement.bind(13, nil as Double?)
+        case .polygon(let rings):
+            try statement.bind(4, nil as Double?)
+            try statement.bind(12, ShapeName.polygon.rawValue)
+            try statement.bind(13, StoreGeometry.text(rings: rings))
+        case .corridor(let path, let halfWidth):
+            try statement.bind(4, halfWidth)
+            try statement.bind(12, ShapeName.corridor.rawValue)
+            try statement.bind(13, StoreGeometry.text(path: path))
+        }
         try statement.bind(5, region.notifyOnEntry)
         try statement.bind(6, region.notifyOnExit)
         try statement.bind(7, region.dwellTime)
@@ -22,13 +36,29 @@ enum StoreRows {
     }
 
     /// Why the store cannot keep `region`, or nil. SQLite would store a NaN as NULL (so the region would come back
-    /// different, or break a NOT NULL constraint with a message that names no region).
+    /// different, or break a NOT NULL constraint with a message that names no region), and the geometry text, like
+    /// JSON, has no NaN or infinity. A polygon needs a ring and a ring or path a vertex (else there is no centre to
+    /// store); that the shape is one the monitor accepts (3 vertices a ring, limits of latitude) is not checked here:
+    /// the store keeps what it is given, and `RegionMonitor` says what is wrong with it.
     static func problem(with region: Region) -> String? {
         let name = JSONText.quoted(region.identifier)
         if region.identifier.isEmpty { return "a region has an empty identifier" }
-        if region.center.latitude.isNaN { return "region \(name): latitude is not a number" }
-        if region.center.longitude.isNaN { return "region \(name): longitude is not a number" }
-        if region.radius?.isNaN ?? true { return "region \(name): radius is not a number" }
+        switch region.shape {
+        case .circle(let center, let radius):
+            if center.latitude.isNaN { return "region \(name): latitude is not a number" }
+            if center.longitude.isNaN { return "region \(name): longitude is not a number" }
+            if radius.isNaN { return "region \(name): radius is not a number" }
+        case .polygon(let rings):
+            if rings.isEmpty { return "region \(name): the polygon has no rings" }
+            for (index, ring) in rings.enumerated() {
+                if let problem = problem(with: ring, what: "ring \(index + 1) of the polygon") {
+                    return "region \(name): \(problem)"
+                }
+            }
+        case .corridor(let path, let halfWidth):
+            if let problem = problem(with: path, what: "the corridor's path") { return "region \(name): \(problem)" }
+            if halfWidth.isNaN { return "region \(name): the corridor's half-width is not a number" }
+        }
         if region.dwellTime?.isNaN == true { return "region \(name): dwell time is not a number" }
         if region.hysteresis?.isNaN == true { return "region \(name): hysteresis is not a number" }
         if let approach = region.approach {
@@ -41,15 +71,24 @@ enum StoreRows {
         return nil
     }
 
-    /// Reads a row of `StoreSQL.selectRegions` / `selectRegion` (columns 0 ... 14).
+    /// Why a ring or path cannot be stored: no vertices, or a coordinate that is not finite.
+    private static func problem(with positions: [Coordinate], what: String) -> String? {
+        if positions.isEmpty { return "\(what) has no vertices" }
+        for (index, position) in positions.enumerated()
+        where !position.latitude.isFinite || !position.longitude.isFinite {
+            return "vertex \(index + 1) of \(what), (\(position.latitude), \(position.longitude)), is not finite"
+        }
+        return nil
+    }
+
+    /// Reads a row of `StoreSQL.selectRegions` / `selectRegion` (columns 0 ... 16).
     static func region(_ row: Statement, path: String) throws(StoreError) -> StoredRegion {
         let identifier = row.text(0)
+        let place = "regions row \(JSONText.quoted(identifier))"
         var definition = Region(
-            center: Coordinate(latitude: row.double(1) ?? .nan, longitude: row.double(2) ?? .nan),
-            radius: row.double(3) ?? .nan, identifier: identifier,
+            shape: try shape(row, path: path, place: place), identifier: identifier,
             notifyOnEntry: row.int64(4) != 0, notifyOnExit: row.int64(5) != 0,
             dwellTime: row.double(6), hysteresis: row.double(7))
-        let place = "regions row \(JSONText.quoted(identifier))"
         let datumText = row.text(12)
         guard let datum = Datum(rawValue: datumText) else {
             throw .corrupt(path: path, detail: "\(place) source_datum is \(JSONText.quoted(datumText)), not a datum")
@@ -66,6 +105,44 @@ enum StoreRows {
             insideSince: row.double(10).map(Date.init(timeIntervalSinceReferenceDate:)),
             dwellReported: row.int64(11) != 0)
         return StoredRegion(region: definition, state: columns.state, restored: columns.restored)
+    }
+
+    /// The shape of a regions row: columns 1 latitude, 2 longitude, 3 radius, 15 shape, 16 geometry.
+    private static func shape(_ row: Statement, path: String, place: String) throws(StoreError) -> RegionShape {
+        let shapeText = row.text(15)
+        guard let name = ShapeName(rawValue: shapeText) else {
+            throw .corrupt(path: path, detail: "\(place) shape is \(JSONText.quoted(shapeText)), not circle, polygon "
+                + "or corridor")
+        }
+        // The table's CHECKs make radius and geometry present when the shape needs them; a file whose rows break
+        // them (edited with the constraints off) is corrupt, not a crash.
+        func required(_ column: String) -> StoreError {
+            .corrupt(path: path, detail: "\(place) is a \(shapeText) without \(column)")
+        }
+        func geometry<Value>(_ decode: (String) throws(StoreGeometry.Problem) -> Value) throws(StoreError) -> Value {
+            guard !row.isNull(16) else { throw required("geometry") }
+            do {
+                return try decode(row.text(16))
+            } catch {
+                throw .corrupt(path: path, detail: "\(place) geometry: \(error.message)")
+            }
+        }
+        switch name {
+        case .circle:
+            guard let radius = row.double(3) else { throw required("radius") }
+            return .circle(center: Coordinate(latitude: row.double(1) ?? .nan, longitude: row.double(2) ?? .nan),
+                           radius: radius)
+        case .polygon:
+            return .polygon(rings: try geometry(StoreGeometry.rings))
+        case .corridor:
+            guard let halfWidth = row.double(3) else { throw required("radius (the half-width)") }
+            return .corridor(path: try geometry(StoreGeometry.path), halfWidth: halfWidth)
+        }
+    }
+
+    /// The values of `regions.shape`.
+    private enum ShapeName: String {
+        case circle, polygon, corridor
     }
 
     /// Reads a row of `StoreSQL.selectRegionState` (columns 0 ... 3).

@@ -17,13 +17,13 @@ enum StoreSQL {
     /// `PRAGMA application_id` of a geofence store: "GeoF" in ASCII. Tells our file from other SQLite files.
     static let applicationID: Int32 = 0x4765_6F46
     /// `PRAGMA user_version`: the schema version this build writes and reads. Bump it with a migration.
-    static let schemaVersion: Int32 = 2
+    static let schemaVersion: Int32 = 3
     /// The `meta` key of the highest sequence number ever appended (kept when events are pruned).
     static let lastSequenceKey = "last_sequence"
 
-    /// The current version (2). Run in one write transaction, with the two pragmas that mark the file as ours.
-    /// Version 1 lacked the columns regions.source_datum, approach_seconds and approach_distance; `migrations`
-    /// adds them to an older file.
+    /// The current version (3). Run in one write transaction, with the two pragmas that mark the file as ours.
+    /// Version 1 lacked the columns regions.source_datum, approach_seconds and approach_distance; version 2 had
+    /// circles only (no regions.shape and geometry, radius NOT NULL). `migrations` upgrades an older file.
     static let createSchema = SQLStatement(
         name: "create schema",
         text: """
@@ -32,24 +32,7 @@ enum StoreSQL {
                 value INTEGER NOT NULL
             ) STRICT, WITHOUT ROWID;
 
-            CREATE TABLE regions (
-                position        INTEGER PRIMARY KEY,  -- insertion order; a replaced region keeps its place
-                identifier      TEXT NOT NULL UNIQUE,
-                latitude        REAL NOT NULL,        -- degrees, WGS-84
-                longitude       REAL NOT NULL,        -- degrees, WGS-84
-                radius          REAL NOT NULL,        -- metres
-                notify_on_entry INTEGER NOT NULL CHECK (notify_on_entry IN (0, 1)),
-                notify_on_exit  INTEGER NOT NULL CHECK (notify_on_exit IN (0, 1)),
-                dwell_time      REAL,                 -- seconds; NULL: no dwell event
-                hysteresis      REAL,                 -- metres; NULL: the monitor's default
-                state           TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
-                known_state     TEXT NOT NULL CHECK (known_state IN ('unknown', 'inside', 'outside')),
-                inside_since    REAL,                 -- GNSS time (seconds since 2001); NULL unless inside
-                dwell_reported  INTEGER NOT NULL CHECK (dwell_reported IN (0, 1)),
-                \(sourceDatumColumn),
-                \(approachSecondsColumn),
-                \(approachDistanceColumn)
-            ) STRICT;
+            \(regionsTable("regions"));
 
             -- The outbox. No foreign key to regions: an event outlives the region it concerns.
             CREATE TABLE events (
@@ -77,7 +60,45 @@ enum StoreSQL {
             PRAGMA user_version = \(schemaVersion);
             """)
 
-    /// Version 2's columns, as both the new schema and the migration from version 1 define them (ALTER TABLE ADD
+    /// The regions table of version 3, named `name` (the migration from version 2 builds it beside the old one).
+    ///
+    /// Every region has a `shape`; the columns it uses:
+    /// - circle: latitude, longitude = the centre; radius = the radius; geometry NULL.
+    /// - polygon: geometry = the rings as GeoJSON coordinates `[[[lon,lat],...],...]` (`StoreGeometry`); radius
+    ///   NULL; latitude, longitude = the centre of the outer ring's bounding box (`Region.center`): derived, never
+    ///   read back, there for people reading the file with `sqlite3` (and for sorting by place).
+    /// - corridor: geometry = the path `[[lon,lat],...]`; radius = the half-width; latitude, longitude as for a
+    ///   polygon.
+    /// The CHECKs tie the columns to the shape, so a row cannot hold a circle without a radius or a polygon without
+    /// its geometry. Coordinates are WGS-84 in every column; `source_datum` says what they were given in.
+    static func regionsTable(_ name: String) -> String {
+        """
+        CREATE TABLE \(name) (
+            position        INTEGER PRIMARY KEY,  -- insertion order; a replaced region keeps its place
+            identifier      TEXT NOT NULL UNIQUE,
+            shape           TEXT NOT NULL CHECK (shape IN ('circle', 'polygon', 'corridor')),
+            latitude        REAL NOT NULL,        -- degrees, WGS-84: the centre (a polygon's, corridor's: of its box)
+            longitude       REAL NOT NULL,        -- degrees, WGS-84
+            radius          REAL,                 -- metres: a circle's radius, a corridor's half-width; NULL: polygon
+            geometry        TEXT,                 -- GeoJSON coordinates: polygon rings, corridor path; NULL: circle
+            notify_on_entry INTEGER NOT NULL CHECK (notify_on_entry IN (0, 1)),
+            notify_on_exit  INTEGER NOT NULL CHECK (notify_on_exit IN (0, 1)),
+            dwell_time      REAL,                 -- seconds; NULL: no dwell event
+            hysteresis      REAL,                 -- metres; NULL: the monitor's default
+            state           TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
+            known_state     TEXT NOT NULL CHECK (known_state IN ('unknown', 'inside', 'outside')),
+            inside_since    REAL,                 -- GNSS time (seconds since 2001); NULL unless inside
+            dwell_reported  INTEGER NOT NULL CHECK (dwell_reported IN (0, 1)),
+            \(sourceDatumColumn),
+            \(approachSecondsColumn),
+            \(approachDistanceColumn),
+            CHECK ((radius IS NULL) = (shape = 'polygon')),
+            CHECK ((geometry IS NULL) = (shape = 'circle'))
+        ) STRICT
+        """
+    }
+
+    /// Version 2's columns, as version 3's table and the migration from version 1 define them (ALTER TABLE ADD
     /// COLUMN takes the same definition, with a non-NULL default for the NOT NULL column).
     /// The datum the centre was given in (`Datum.rawValue`); latitude and longitude stay WGS-84.
     private static let sourceDatumColumn = "source_datum TEXT NOT NULL DEFAULT 'wgs84' "
@@ -90,6 +111,11 @@ enum StoreSQL {
     /// The steps from each older version to the next, each run in the same write transaction as the others (a
     /// failure rolls the file back to the version it had): `migrations[v]` takes version v to v + 1, one statement
     /// per step, so that errors name the step.
+    ///
+    /// Version 2 -> 3 rebuilds the regions table (SQLite cannot drop the NOT NULL of radius in place): the old
+    /// table is renamed, the new one created under the old name (so its DDL is the same as in a new file), every
+    /// row copied as a circle with its position, state and stay, and the old table dropped. No other table, index,
+    /// view or trigger refers to regions.
     static let migrations: [Int32: [SQLStatement]] = [
         1: [
             SQLStatement(name: "migrate to version 2: add regions.source_datum",
@@ -99,6 +125,24 @@ enum StoreSQL {
             SQLStatement(name: "migrate to version 2: add regions.approach_distance",
                          text: "ALTER TABLE regions ADD COLUMN \(approachDistanceColumn)"),
             SQLStatement(name: "migrate to version 2: set user_version", text: "PRAGMA user_version = 2"),
+        ],
+        2: [
+            SQLStatement(name: "migrate to version 3: rename regions",
+                         text: "ALTER TABLE regions RENAME TO regions_version_2"),
+            SQLStatement(name: "migrate to version 3: create regions", text: regionsTable("regions")),
+            SQLStatement(
+                name: "migrate to version 3: copy regions as circles",
+                text: """
+                    INSERT INTO regions (position, identifier, shape, latitude, longitude, radius, geometry,
+                        notify_on_entry, notify_on_exit, dwell_time, hysteresis, state, known_state, inside_since,
+                        dwell_reported, source_datum, approach_seconds, approach_distance)
+                    SELECT position, identifier, 'circle', latitude, longitude, radius, NULL, notify_on_entry,
+                        notify_on_exit, dwell_time, hysteresis, state, known_state, inside_since, dwell_reported,
+                        source_datum, approach_seconds, approach_distance
+                    FROM regions_version_2 ORDER BY position
+                    """),
+            SQLStatement(name: "migrate to version 3: drop the old regions", text: "DROP TABLE regions_version_2"),
+            SQLStatement(name: "migrate to version 3: set user_version", text: "PRAGMA user_version = 3"),
         ],
     ]
 
@@ -130,24 +174,25 @@ enum StoreSQL {
 
     // MARK: Regions
 
-    /// Columns 0 ... 14, as `StoreRows.region` reads them.
+    /// Columns 0 ... 16, as `StoreRows.region` reads them.
     private static let regionColumns = """
         identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit, dwell_time, hysteresis,
-        state, known_state, inside_since, dwell_reported, source_datum, approach_seconds, approach_distance
+        state, known_state, inside_since, dwell_reported, source_datum, approach_seconds, approach_distance,
+        shape, geometry
         """
     static let selectRegions = SQLStatement(
         name: "select regions", text: "SELECT \(regionColumns) FROM regions ORDER BY position")
     static let selectRegion = SQLStatement(
         name: "select region", text: "SELECT \(regionColumns) FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 latitude, ?3 longitude, ?4 radius, ?5 notify_on_entry, ?6 notify_on_exit, ?7 dwell_time,
-    /// ?8 hysteresis, ?9 source_datum, ?10 approach_seconds, ?11 approach_distance. The state columns are left as
-    /// they are.
+    /// ?8 hysteresis, ?9 source_datum, ?10 approach_seconds, ?11 approach_distance, ?12 shape, ?13 geometry. The
+    /// state columns are left as they are (a region whose shape changes keeps its state, as one whose radius does).
     static let updateRegionDefinition = SQLStatement(
         name: "update region",
         text: """
             UPDATE regions SET latitude = ?2, longitude = ?3, radius = ?4, notify_on_entry = ?5,
                 notify_on_exit = ?6, dwell_time = ?7, hysteresis = ?8, source_datum = ?9, approach_seconds = ?10,
-                approach_distance = ?11
+                approach_distance = ?11, shape = ?12, geometry = ?13
             WHERE identifier = ?1
             """)
     /// The same parameters as `updateRegionDefinition`; a new region's state is unknown.
@@ -155,9 +200,9 @@ enum StoreSQL {
         name: "insert region",
         text: """
             INSERT INTO regions (identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit,
-                dwell_time, hysteresis, source_datum, approach_seconds, approach_distance, state, known_state,
-                inside_since, dwell_reported)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'unknown', 'unknown', NULL, 0)
+                dwell_time, hysteresis, source_datum, approach_seconds, approach_distance, shape, geometry, state,
+                known_state, inside_since, dwell_reported)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'unknown', 'unknown', NULL, 0)
             """)
     static let deleteRegion = SQLStatement(name: "delete region", text: "DELETE FROM regions WHERE identifier = ?1")
     /// Columns 0 ... 3: state, known_state, inside_since, dwell_reported.

@@ -47,6 +47,29 @@ uint32_t ct_random_margin(ct_rng *rng);              /* 0, up to 1 km, or up to 
 gf_point ct_random_centre(ct_rng *rng);              /* a valid fence centre: uniform or in one of the clusters */
 gf_point ct_random_fix_near(ct_rng *rng, gf_point p, uint32_t reach_mm);  /* a fix within about reach of p */
 
+/* ---- Brute force for polygons and corridors (shape_brute.c): none of the core's shape code ---- */
+
+/* A polygon (half_width_mm 0; rings closed implicitly, ring r is vertices[ring_ends[r - 1] .. ring_ends[r])) or a
+ * corridor (one ring: its path; half_width_mm > 0), as given to gf_polygon_add / gf_corridor_add. */
+typedef struct ct_shape_view {
+    const gf_point *vertices;
+    const uint32_t *ring_ends;
+    uint32_t rings;
+    uint32_t half_width_mm;
+} ct_shape_view;
+
+/* Even-odd over the rings (winding parity per ring, exact on the e7 integers): 1 inside, 0 outside, -1 when p lies
+ * exactly on an edge (the core's tie-break decides those). */
+int ct_brute_inside(const ct_shape_view *s, gf_point p);
+/* The distance in mm from p to the nearest point of any edge (a corridor: of its path), by ternary search along
+ * every edge with gf_distance: within 8 mm (e7 rounding of the searched points) of the core's exact value. */
+int64_t ct_brute_boundary_mm(const ct_shape_view *s, gf_point p);
+/* The signed distance as the core defines it (negative inside; a corridor: distance to the path - half-width), and
+ * whether p is inside (-1 on a polygon's edge, then the sign is +). */
+int64_t ct_brute_signed_mm(const ct_shape_view *s, gf_point p, int *inside);
+/* The point t / steps of the way from a to b in (lat, lon), truncated to e7. */
+gf_point ct_along(gf_point a, gf_point b, int64_t t, int64_t steps);
+
 /* ---- Allocation hooks (alloc.c): make the core's allocations fail on demand ---- */
 
 /* Whether the test was linked with the hooks (GNU ld --wrap, see Makefile). Without them the NOMEM tests skip. */
@@ -68,5 +91,6 @@ void test_out_of_memory(void);
 void test_tracked(void);
 void test_shapes(void);
 void test_polygon_fixture(const char *path);
+void test_fence_distance(void);
 
 #endif /* CORE_TEST_H */

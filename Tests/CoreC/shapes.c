@@ -1,9 +1,7 @@
 /*
- * shapes.c -- polygon and corridor fences against brute force that shares none of the core's shape code:
- *   inside/outside by the winding number over every edge (exact orientation tests on the e7 integers), points on an
- *   edge skipped (their side is the core's tie-break, checked separately by consistency);
- *   distance to the boundary by a ternary search for the nearest point of every edge using gf_distance (the core's
- *   ECEF chord distance, which the accuracy fixture checks against GeographicLib), so only the shape code differs.
+ * shapes.c -- polygon and corridor fences against brute force that shares none of the core's shape code
+ * (shape_brute.c: winding numbers on the e7 integers, ternary search along every edge with gf_distance); points on
+ * an edge are skipped (their side is the core's tie-break, checked separately by consistency).
  * Shapes: convex and concave polygons with holes, slivers, horizontal and vertical edges, collinear vertices, a
  * 20,000-vertex ring, near 80 degrees and near +-180; corridors with sharp turns and U-turns. Queries mix them with
  * circles in one table, with margins, tracked and untracked, before and after removals.
@@ -24,98 +22,25 @@ typedef struct shape {
     gf_handle handle;
 } shape;
 
-/* ---- Brute force ---- */
+/* ---- Brute force (shape_brute.c) ---- */
 
-/* Sign of the cross product (b - a) x (p - a): > 0 when p is left of a->b. Differences < 2^31: no overflow. */
-static int orient(gf_point a, gf_point b, gf_point p) {
-    int64_t c = ((int64_t)b.lon - a.lon) * ((int64_t)p.lat - a.lat)
-              - ((int64_t)b.lat - a.lat) * ((int64_t)p.lon - a.lon);
-    return (c > 0) - (c < 0);
+static ct_shape_view view_of(const shape *s) {
+    ct_shape_view view = {s->v, s->ring_ends, s->rings, s->half_width_mm};
+    return view;
 }
 
-static int on_segment(gf_point a, gf_point b, gf_point p) {
-    if (orient(a, b, p) != 0) return 0;
-    int32_t lo_lon = a.lon < b.lon ? a.lon : b.lon, hi_lon = a.lon < b.lon ? b.lon : a.lon;
-    int32_t lo_lat = a.lat < b.lat ? a.lat : b.lat, hi_lat = a.lat < b.lat ? b.lat : a.lat;
-    return p.lon >= lo_lon && p.lon <= hi_lon && p.lat >= lo_lat && p.lat <= hi_lat;
-}
-
-/* Winding number of the rings around p, even-odd over rings (each ring's winding parity); -1 when p is on an edge. */
 static int brute_inside(const shape *s, gf_point p) {
-    int inside = 0;
-    uint32_t start = 0;
-    for (uint32_t r = 0; r < s->rings; r++) {
-        int winding = 0;
-        uint32_t n = s->ring_ends[r] - start;
-        for (uint32_t i = 0; i < n; i++) {
-            gf_point a = s->v[start + i], b = s->v[start + (i + 1) % n];
-            if (on_segment(a, b, p)) return -1;
-            if (a.lat <= p.lat) {
-                if (b.lat > p.lat && orient(a, b, p) > 0) winding++;
-            } else if (b.lat <= p.lat && orient(a, b, p) < 0) {
-                winding--;
-            }
-        }
-        inside ^= winding & 1;
-        start = s->ring_ends[r];
-    }
-    return inside;
+    ct_shape_view view = view_of(s);
+    return ct_brute_inside(&view, p);
 }
 
-/* gf_distance for valid points (not counted as a check: brute force calls it millions of times). */
-static int64_t distance_mm(gf_point a, gf_point b) {
-    int64_t d = 0;
-    if (gf_distance(a, b, &d) != GF_OK) CT_CHECK(0, "gf_distance (%d, %d) (%d, %d)", a.lat, a.lon, b.lat, b.lon);
-    return d;
+static int64_t brute_boundary_distance(const shape *s, gf_point p) {
+    ct_shape_view view = view_of(s);
+    return ct_brute_boundary_mm(&view, p);
 }
 
 static gf_point along(gf_point a, gf_point b, int64_t t, int64_t steps) {
-    gf_point p = {(int32_t)(a.lat + ((int64_t)b.lat - a.lat) * t / steps),
-                  (int32_t)(a.lon + ((int64_t)b.lon - a.lon) * t / steps)};
-    return p;
-}
-
-/* Nearest distance from p to edge a-b: ternary search over the edge's points (unimodal for the short edges here). */
-static int64_t brute_edge_distance(gf_point a, gf_point b, gf_point p) {
-    const int64_t steps = 1 << 24;
-    int64_t lo = 0, hi = steps;
-    while (hi - lo > 2) {
-        int64_t m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
-        if (distance_mm(p, along(a, b, m1, steps)) <= distance_mm(p, along(a, b, m2, steps))) hi = m2;
-        else lo = m1;
-    }
-    int64_t best = INT64_MAX;
-    for (int64_t t = lo; t <= hi; t++) {
-        int64_t d = distance_mm(p, along(a, b, t, steps));
-        if (d < best) best = d;
-    }
-    return best;
-}
-
-/* Distance from p to the boundary (every edge of every ring; a corridor's path). */
-static int64_t brute_boundary_distance(const shape *s, gf_point p) {
-    int64_t best = INT64_MAX;
-    uint32_t start = 0;
-    for (uint32_t r = 0; r < s->rings; r++) {
-        uint32_t n = s->ring_ends[r] - start;
-        uint32_t edges = s->half_width_mm == 0 ? n : n - 1;
-        for (uint32_t i = 0; i < edges; i++) {
-            gf_point a = s->v[start + i], b = s->v[start + (i + 1) % n];
-            /* Cheap reject: the edge lies in its box, so no point of it is nearer than the box's nearest point
-             * (to 1 % at these sizes: the clamped point, less 1 % and a metre). */
-            gf_point q = p;
-            int32_t lat_lo = a.lat < b.lat ? a.lat : b.lat, lat_hi = a.lat < b.lat ? b.lat : a.lat;
-            int32_t lon_lo = a.lon < b.lon ? a.lon : b.lon, lon_hi = a.lon < b.lon ? b.lon : a.lon;
-            q.lat = q.lat < lat_lo ? lat_lo : q.lat > lat_hi ? lat_hi : q.lat;
-            q.lon = q.lon < lon_lo ? lon_lo : q.lon > lon_hi ? lon_hi : q.lon;
-            int64_t lower = distance_mm(p, q);
-            if (lower - lower / 100 - 1000 > best) continue;
-            int64_t d = brute_edge_distance(a, b, p);
-            if (d < best) best = d;
-        }
-        start = s->ring_ends[r];
-    }
-    return best;
+    return ct_along(a, b, t, steps);
 }
 
 /* ---- Shapes ---- */

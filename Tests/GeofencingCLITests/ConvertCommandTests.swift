@@ -68,7 +68,7 @@ struct ConvertCommandTests {
         let imported = try GeofenceExecutable.run(["fences", "import", file.path, "--store", store, "--datum", "gcj02"])
         #expect(imported.status == 0, "\(imported.standardError)")
         let listed = try GeofenceExecutable.run(["fences", "list", "--store", store])
-        #expect(listed.standardOutput.contains("beijing,39.911954,116.377817,80,unknown"), "\(listed.standardOutput)")
+        #expect(listed.standardOutput.contains("beijing,circle,39.911954,116.377817,80,,,unknown"), "\(listed.standardOutput)")
 
         let exported = try GeofenceExecutable.run(["fences", "export", "--store", store, "--format", "csv"])
         let rows = exported.standardOutput.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }

@@ -29,9 +29,14 @@ struct DemoCommandTests {
         // The stops off the line never fire, despite the receiver's noise.
         #expect(events.filter { $0.region.hasPrefix("stop-20") }.allSatisfy { $0.type == "state" })
         #expect(events.contains { $0.type == "exit" && $0.region == "depot" })
+        // The corridor and the polygon: determined outside at the first fix, entered and left once.
+        for shape in ["bus lane Creek Rd (corridor)", "school zone (polygon)"] {
+            #expect(events.filter { $0.region == shape }.map(\.type) == ["state", "enter", "exit"], "\(shape)")
+        }
 
         let map = try String(contentsOf: directory.appendingPathComponent("demo-map.html"), encoding: .utf8)
         #expect(map.contains("stop-105 Station") && map.contains("<svg"))
-        #expect(first.standardError.contains("demo: 9 fences"))
+        #expect(first.standardError.contains("demo: 11 fences"))
+        #expect(map.contains("\"type\":\"corridor\"") && map.contains("\"type\":\"polygon\""))
     }
 }

@@ -90,7 +90,7 @@ struct FenceDatumTests {
                            dwellTime: 30),
             Region(center: Coordinate(latitude: -27.4698, longitude: 153.0251), radius: 50, identifier: "bne"),
         ]
-        let text = format == "csv" ? FenceFile.csv(regions) : FenceFile.geojson(regions)
+        let text = format == "csv" ? try FenceFile.csv(regions) : FenceFile.geojson(regions)
         // The GCJ-02 centre as given (to 1e-6°; the WGS-84 centre differs in the third decimal), not the WGS-84 one.
         #expect(text.contains("39.913345") && text.contains("116.384047"), "\(text)")
         #expect(!text.contains("39.911954"), "\(text)")
@@ -110,9 +110,9 @@ struct FenceDatumTests {
     }
 
     /// WGS-84-only exports are what they were before datums: no datum column or property.
-    @Test func wgs84ExportsAreUnchanged() {
+    @Test func wgs84ExportsAreUnchanged() throws {
         let regions = [Region(center: Self.beijingWGS84, radius: 80, identifier: "b")]
-        #expect(FenceFile.csv(regions) == "id,lat,lon,radius_m\nb,39.911954,116.377817,80\n")
+        #expect(try FenceFile.csv(regions) == "id,lat,lon,radius_m\nb,39.911954,116.377817,80\n")
         #expect(!FenceFile.geojson(regions).contains("datum"))
     }
 

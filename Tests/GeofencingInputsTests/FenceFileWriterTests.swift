@@ -33,13 +33,13 @@ struct FenceFileWriterTests {
         }
     }
 
-    @Test func csvText() {
+    @Test func csvText() throws {
         let regions = [
             Region(center: Coordinate(latitude: -27.467834, longitude: 153.019079), radius: 100,
                            identifier: "stop-1"),
             Region(center: Coordinate(latitude: 1e-7, longitude: -0.5), radius: 12.25, identifier: "a,\"b\""),
         ]
-        #expect(FenceFile.csv(regions) == #"""
+        #expect(try FenceFile.csv(regions) == #"""
             id,lat,lon,radius_m
             stop-1,-27.467834,153.019079,100
             "a,""b""",1e-07,-0.5,12.25
@@ -48,13 +48,13 @@ struct FenceFileWriterTests {
         var extended = regions
         extended[1].notifyOnExit = false
         extended[1].dwellTime = 30
-        #expect(FenceFile.csv(extended) == #"""
+        #expect(try FenceFile.csv(extended) == #"""
             id,lat,lon,radius_m,notify_on_entry,notify_on_exit,dwell_s,hysteresis_m
             stop-1,-27.467834,153.019079,100,,,,
             "a,""b""",1e-07,-0.5,12.25,,false,30,
 
             """#)
-        #expect(FenceFile.csv([]) == "id,lat,lon,radius_m\n")
+        #expect(try FenceFile.csv([]) == "id,lat,lon,radius_m\n")
     }
 
     @Test func geojsonText() throws {
@@ -82,7 +82,7 @@ struct FenceFileWriterTests {
     @Test(arguments: [FenceFileFormat.csv, .geojson])
     func roundTrip(_ format: FenceFileFormat) throws {
         let regions = Self.regions(count: 400, seed: 0xFE4CE)
-        let text = format == .csv ? FenceFile.csv(regions) : FenceFile.geojson(regions)
+        let text = format == .csv ? try FenceFile.csv(regions) : FenceFile.geojson(regions)
         let read = try FenceFile.parse(Data(text.utf8), name: "export")
         #expect(read.format == format)
         #expect(read.warnings.isEmpty)

@@ -1,5 +1,6 @@
-// Schema version 1 -> 2: a real version-1 file (made by the sqlite3 shell from version 1's DDL, as the build before
-// datums wrote it) is upgraded in one transaction when opened for writing; a failure half way leaves it as it was.
+// Schema versions 1 -> 2 -> 3: real version-1 and version-2 files (made by the sqlite3 shell from each version's
+// DDL, as the builds before datums and before polygons wrote them) are upgraded in one transaction when opened for
+// writing; a failure half way leaves them as they were.
 import CSQLite
 import Foundation
 import Geofencing
@@ -91,7 +92,7 @@ struct SchemaMigrationTests {
         #expect(try store.undelivered(sink: "jsonl", limit: 10).map(\.sequence) == [2])
     }
 
-    @Test("opening a version-1 store for writing upgrades it to version 2 and keeps everything")
+    @Test("opening a version-1 store for writing upgrades it through version 2 to 3 and keeps everything")
     func upgradesVersionOne() throws {
         try makeVersionOneStore()
         do {
@@ -104,7 +105,7 @@ struct SchemaMigrationTests {
             depot.approach = ApproachAlarm(leadTime: 45, maximumDistance: 600)
             try store.upsertRegions([gcj, depot])
         }
-        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "2\n")
+        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "3\n")
         #expect(try run(SQLiteShell.executable, [path, "PRAGMA quick_check"]) == "ok\n")
         let reopened = try GeofenceStore(path: path, readOnly: true)
         let beijing = try #require(try reopened.region(identifier: "beijing"))
@@ -122,16 +123,18 @@ struct SchemaMigrationTests {
         try makeVersionOneStore()
         let before = try #require(fileBytes(path))
         let error = #expect(throws: StoreError.self) { _ = try GeofenceStore(path: path, readOnly: true) }
-        #expect(error == .schemaNeedsUpgrade(path: path, found: 1, current: 2))
+        #expect(error == .schemaNeedsUpgrade(path: path, found: 1, current: 3))
         #expect(error?.description.contains("version 1") == true)
         #expect(fileBytes(path) == before)
     }
 
-    /// Each step failing in turn (the disk full at the first, second, third ALTER and at the version pragma):
-    /// the open throws, and the file is byte for byte the version-1 file, which then upgrades normally.
+    /// Each step failing in turn (the disk full at every ALTER and version pragma of 1 -> 2, and at every step of
+    /// 2 -> 3, which run in the same transaction): the open throws, and the file is byte for byte the version-1
+    /// file, which then upgrades normally.
     @Test("a failure during the migration leaves the version-1 file untouched", arguments: [
         "migrate to version 2: add regions.source_datum", "migrate to version 2: add regions.approach_seconds",
         "migrate to version 2: add regions.approach_distance", "migrate to version 2: set user_version",
+        "migrate to version 3: copy regions as circles", "migrate to version 3: set user_version",
     ])
     func failedMigrationChangesNothing(failingStep: String) throws {
         try makeVersionOneStore()
@@ -155,8 +158,8 @@ struct SchemaMigrationTests {
         try expectVersionOneContent(store)
     }
 
-    @Test("a new store is created at version 2 with the datum and approach columns")
-    func newStoreIsVersionTwo() throws {
+    @Test("a new store is created at version 3 with the datum, approach and shape columns")
+    func newStoreIsVersionThree() throws {
         let fresh = directory.path("new.sqlite")
         do {
             let store = try GeofenceStore(path: fresh)
@@ -168,6 +171,7 @@ struct SchemaMigrationTests {
         #expect(try run(SQLiteShell.executable, [fresh, "PRAGMA user_version"]) == "\(StoreSQL.schemaVersion)\n")
         let columns = try run(SQLiteShell.executable, [fresh, "SELECT name FROM pragma_table_info('regions')"])
         #expect(columns.contains("source_datum\napproach_seconds\napproach_distance\n"))
+        #expect(columns.contains("identifier\nshape\nlatitude\nlongitude\nradius\ngeometry\n"))
         // The CHECK constraint refuses a datum the library does not know.
         #expect(throws: CommandFailure.self) {
             try run(SQLiteShell.executable, [fresh, "UPDATE regions SET source_datum = 'nad27'"])

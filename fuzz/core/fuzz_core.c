@@ -3,21 +3,37 @@
  *
  * The input bytes are a program: the first byte picks the table's capacity (1..MODEL_MAX), then each operation is an
  * opcode byte followed by the bytes its arguments consume (missing bytes read as 0, so every input is valid). The
- * operations are gf_fence_add (single and a burst of clustered fences), gf_fence_remove, gf_fence_move and
- * gf_fence_get with live, removed, stale and made-up handles, gf_query and gf_distance. Points come from a generator
- * that mixes raw 32-bit values (mostly out of range), valid points anywhere (|lat| up to 90 degrees, lon up to +-180),
- * the exact limits and one unit past them, the +-180 seam, the poles, and points near or on a live fence's boundary.
+ * operations are gf_fence_add (single and a burst of clustered fences), gf_polygon_add (random small polygons with
+ * holes, self-crossing ones too, sometimes on a lattice or malformed), gf_corridor_add (random walks with U-turns and
+ * repeated vertices), gf_fence_remove, gf_fence_move and gf_fence_get with live, removed, stale and made-up handles,
+ * gf_query, gf_fence_distance and gf_distance. Points come from a generator that mixes raw 32-bit values (mostly out of
+ * range), valid points anywhere (|lat| up to 90 degrees, lon up to +-180), the exact limits and one unit past them,
+ * the +-180 seam, the poles, points near or on a live circle's boundary, on or next to a shape's edges, and between
+ * two of a shape's vertices (often deep inside).
  *
- * The oracle is a brute-force model kept here: the array of live fences (handle, centre, radius) and the handles
- * removed lately. After every operation:
+ * The oracle is a brute-force model kept here: the array of live fences (handle, centre, radius, or the shape as
+ * given) and the handles removed lately. Shapes are judged by shape_oracle.c: even-odd point-in-polygon on the e7
+ * integers, and point-to-edge distances by golden-section search along each edge with the chord formula in double
+ * precision; a fix exactly on an edge may fall either side (the core's tie rule) but must be a hit at distance 0.
+ * After every operation:
  *   - the status is GF_OK iff every argument is valid (and, for an add, the table is below capacity); otherwise it is
  *     one of the errors that apply (the contract lists them, not their order), and the table is unchanged;
  *   - gf_table_verify is GF_OK, gf_table_count equals the model's, and gf_fence_get returns every live fence as the
  *     model has it;
- *   - after a query: exactly the live fences whose signed distance gf_distance(fix, centre) - radius is <= margin are
- *     reported, each once, with exactly that distance; no removed handle ever appears; a short buffer (allocated to
- *     its exact size, so ASan catches a write past it) gets GF_ERR_TRUNCATED, the true count and the first hits of
- *     the full answer; a repeated query gives the same answer (the order is deterministic).
+ *   - after a query: exactly the live circles whose signed distance gf_distance(fix, centre) - radius is <= margin are
+ *     reported, each once, with exactly that distance; every polygon containing the fix and every shape whose
+ *     signed distance is below margin - e is reported, none above margin + e (e = 20 mm + 1e-7 |d|, the documented
+ *     error, + 2 mm for the model), with its distance within e, or for a fix deeper inside a polygon than the margin
+ *     between -depth - e and -margin; a polygon never at margin 0 for a fix outside it; each hit's distance is what
+ *     gf_fence_distance gives with the margin as its limit; no removed handle ever appears; gf_query_tracked (one
+ *     cursor kept across the whole run) gives the same answer; a short buffer (allocated to its exact size, so ASan
+ *     catches a write past it) gets GF_ERR_TRUNCATED, the true count and the first hits of the full answer; a
+ *     repeated query gives the same answer (the order is deterministic).
+ *   - after gf_fence_distance: a circle's is exactly gf_distance - radius; a shape's, with limit L, is within e of
+ *     the model's within L, L + 1 outside beyond it, between -depth - e and -L inside deeper than it;
+ *   - after a shape's add: the errors the arguments call for (a ring of fewer than 3 vertices, ring ends not
+ *     increasing, no ring, a vertex out of range, no edge of non-zero length, a polygon wider than 180 deg; for a
+ *     corridor near +-180 deg GF_ERR_SHAPE may also come), gf_fence_get and gf_fence_move give GF_ERR_KIND;
  *   - after gf_distance: symmetric, zero from a point to itself, and within its error bound of the same formula
  *     (ECEF chord c, s = c + c^3 / 24R^2) evaluated independently in double precision from WGS-84 (see
  *     check_distance for the bound).
@@ -33,8 +49,16 @@
  *   invalid-arguments   the limits and one unit past them, raw values, radius 999 mm and 50 km + 1 mm, margin
  *                       50 km + 1 mm, handle 0, pole to pole distance
  *   full-table          capacity 4 with six adds, moves across the world and back, removes and re-adds
+ *   polygons-and-corridors  a concave star with a square hole in Brisbane, lattice boxes on both sides of +-180 at
+ *                       Fiji, a corridor with U-turns at 82.5 N; queries and gf_fence_distance between vertices and
+ *                       on edges; two removals
+ * and reproducers of the fuzzer's own findings (2026-11-29):
+ *   shape-across-seam   a 4 cm triangle just east of -180 deg at 84.9 S queried from just west of +180 deg (the core
+ *                       missed it: the seam fix in gf_shape.c)
+ *   zero-length-ring    a hole whose vertices are all one point: no edge, so no distance to it (the model counted it)
  */
 #include "geofence.h"
+#include "shape_oracle.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -44,7 +68,8 @@
 #include <string.h>
 
 /* Up to 128 fences: enough for index cells to hold many entries and for the cell hash to grow, few enough that the
- * brute-force check after each query stays cheap (one gf_distance per fence). */
+ * brute-force check after each query stays cheap (one gf_distance per circle; a shape's edge search only when the fix
+ * is within the margin of its vertices' box or inside it). */
 enum { MODEL_MAX = 128, STALE_KEPT = 32, BUFFER_MAX = MODEL_MAX + 8 };
 
 /* ---- Failure ---- */
@@ -78,10 +103,13 @@ static int64_t take_range(reader *r, int64_t lo, int64_t hi) {
 
 /* ---- The model ---- */
 
+/* A circle (centre, radius) or a shape (is_shape: a polygon or corridor; centre is its first vertex, radius 0). */
 typedef struct fence {
     gf_handle handle;
     gf_point centre;
     uint32_t radius_mm;
+    int is_shape;
+    fz_shape shape;
 } fence;
 
 typedef struct model {
@@ -137,6 +165,12 @@ static void check_table(const model *m, const char *after) {
         gf_point centre = {0, 0};
         uint32_t radius_mm = 0;
         status = gf_fence_get(m->table, f->handle, &centre, &radius_mm);
+        if (f->is_shape) {  /* a polygon or corridor: GF_ERR_KIND, nothing written */
+            if (status != GF_ERR_KIND || centre.lat != 0 || centre.lon != 0 || radius_mm != 0)
+                fail("after %s: gf_fence_get of shape %#x = %s, wrote (%d, %d) r %u", after, (unsigned)f->handle,
+                     gf_status_name(status), centre.lat, centre.lon, (unsigned)radius_mm);
+            continue;
+        }
         if (status != GF_OK || centre.lat != f->centre.lat || centre.lon != f->centre.lon || radius_mm != f->radius_mm)
             fail("after %s: gf_fence_get(%#x) = %s (%d, %d) r %u, model (%d, %d) r %u", after, (unsigned)f->handle,
                  gf_status_name(status), centre.lat, centre.lon, (unsigned)radius_mm, f->centre.lat, f->centre.lon,
@@ -179,10 +213,45 @@ static int64_t take_offset(reader *r) {
     return take_signed16(r) * ((int64_t)1 << shift);
 }
 
+/* A point near fence f. Not `boundary`: near a circle's centre, or between two vertices of a shape (often deep inside
+ * it) and up to 2^15 e7 (3.6 km) off. `boundary`: near a circle's boundary, north or south of the centre (0.0899 e7 of
+ * latitude per mm at the equator, a little less towards the poles: close enough to land within metres of it), or next
+ * to (or exactly on) one of a shape's edges. */
+static gf_point take_point_near(reader *r, const fence *f, int boundary) {
+    gf_point p;
+    if (f->is_shape) {
+        const fz_shape *s = &f->shape;
+        uint32_t n = s->ring_ends[s->rings - 1], i = take8(r) % n;
+        gf_point a = s->v[i], b = boundary ? s->v[i + 1 < n ? i + 1 : 0] : s->v[take8(r) % n];
+        int64_t t = take8(r);  /* 0 .. 255 of 256: the edge's points, its ends included */
+        int64_t north, east;
+        if (boundary) {
+            north = take8(r) & 1 ? (int8_t)take8(r) : 0;
+            east = take8(r) & 1 ? (int8_t)take8(r) : 0;
+        } else {
+            unsigned shift = take8(r) % 16;
+            north = take_signed16(r) >> shift;
+            east = take_signed16(r) >> shift;
+        }
+        p.lat = saturate32(a.lat + ((int64_t)b.lat - a.lat) * t / 256 + north);
+        p.lon = wrap_lon(a.lon + ((int64_t)b.lon - a.lon) * t / 256 + east);
+        return p;
+    }
+    if (!boundary) {
+        p.lat = saturate32(f->centre.lat + take_offset(r));
+        p.lon = wrap_lon(f->centre.lon + take_offset(r));
+        return p;
+    }
+    int64_t reach = (int64_t)f->radius_mm * 899 / 10000;
+    p.lat = saturate32(f->centre.lat + ((take8(r) & 1) ? reach : -reach) + (int8_t)take8(r));
+    p.lon = wrap_lon(f->centre.lon + (int8_t)take8(r));
+    return p;
+}
+
 static gf_point take_point(reader *r, const model *m) {
     gf_point p = {0, 0};
-    uint8_t mode = take8(r) % 9;
-    if ((mode == 6 || mode == 7) && m->count == 0) mode = 1;
+    uint8_t mode = take8(r) % 10;
+    if ((mode == 6 || mode == 7 || mode == 8) && m->count == 0) mode = 1;
     switch (mode) {
     case 0:  /* raw: mostly out of range */
         p.lat = (int32_t)take32(r);
@@ -214,21 +283,12 @@ static gf_point take_point(reader *r, const model *m) {
         p.lon = wrap_lon(c.lon + take_offset(r));
         break;
     }
-    case 6: {  /* near a live fence's centre */
-        gf_point c = m->live[take8(r) % m->count].centre;
-        p.lat = saturate32(c.lat + take_offset(r));
-        p.lon = wrap_lon(c.lon + take_offset(r));
+    case 6:  /* near a live fence's centre, or (a shape) between two of its vertices */
+        p = take_point_near(r, &m->live[take8(r) % m->count], 0);
         break;
-    }
-    case 7: {  /* near a live fence's boundary, north or south of the centre (0.0899 e7 of latitude per mm at the
-                * equator, a little less towards the poles: close enough to land within metres of it) */
-        const fence *f = &m->live[take8(r) % m->count];
-        int64_t reach = (int64_t)f->radius_mm * 899 / 10000;
-        int64_t lat = f->centre.lat + ((take8(r) & 1) ? reach : -reach) + (int8_t)take8(r);
-        p.lat = saturate32(lat);
-        p.lon = wrap_lon(f->centre.lon + (int8_t)take8(r));
+    case 7: case 8:  /* near a live fence's boundary */
+        p = take_point_near(r, &m->live[take8(r) % m->count], 1);
         break;
-    }
     default:  /* near a pole */
         p.lat = saturate32(((take8(r) & 1) ? GF_LAT_MAX_E7 : -GF_LAT_MAX_E7) - (int64_t)(take32(r) % 100000000));
         p.lon = (int32_t)take_range(r, -GF_LON_MAX_E7, GF_LON_MAX_E7);
@@ -295,7 +355,8 @@ static void do_add(model *m, gf_point centre, uint32_t radius_mm) {
     if (status == GF_OK) {
         if (handle == GF_HANDLE_NONE || find_live(m, handle) >= 0)
             fail("gf_fence_add returned handle %#x, which is 0 or already live", (unsigned)handle);
-        m->live[m->count++] = (fence){handle, centre, radius_mm};
+        m->live[m->count] = (fence){handle, centre, radius_mm, 0, {{{0, 0}}, {0}, 0, 0}};
+        m->count++;
     }
     check_table(m, "gf_fence_add");
 }
@@ -360,6 +421,11 @@ static void op_move(model *m, reader *r) {
     gf_point centre = take_point(r, m);
     uint32_t radius_mm = (take8(r) & 1) ? m->live[index].radius_mm : take_radius(r);
     gf_status status = gf_fence_move(m->table, m->live[index].handle, centre, radius_mm);
+    if (m->live[index].is_shape) {  /* polygons and corridors do not move */
+        expect_status(status, ALLOW(GF_ERR_KIND) | fence_errors(centre, radius_mm), "gf_fence_move of a shape");
+        check_table(m, "gf_fence_move of a shape");
+        return;
+    }
     expect_status(status, fence_errors(centre, radius_mm), "gf_fence_move");
     if (status == GF_OK) {
         m->live[index].centre = centre;
@@ -371,6 +437,126 @@ static void op_move(model *m, reader *r) {
 static int by_handle(const void *a, const void *b) {
     gf_handle x = ((const gf_hit *)a)->handle, y = ((const gf_hit *)b)->handle;
     return (x > y) - (x < y);
+}
+
+/* ---- The shape model ---- */
+
+/* What the brute force knows about a shape at a fix: `on_edge` (a polygon's edge passes exactly through it: the core's
+ * tie rule decides the side), `inside`, the signed distance (negative inside) and its tolerance, or only `far`: the
+ * fix is outside, farther than `lower` mm from the boundary (then signed_mm is that lower bound). */
+typedef struct shape_view {
+    int on_edge, inside, far;
+    double signed_mm, tolerance_mm;
+} shape_view;
+
+/* Prints a shape (before a failure about it), so that a reproducer's message says what the shape was. */
+static void print_shape(const fz_shape *s) {
+    fprintf(stderr, "fuzz_core: the %s (half-width %u mm), rings ending at", s->half_width_mm ? "corridor" : "polygon",
+            (unsigned)s->half_width_mm);
+    for (uint32_t ring = 0; ring < s->rings; ring++) fprintf(stderr, " %u", (unsigned)s->ring_ends[ring]);
+    fprintf(stderr, ":");
+    for (uint32_t i = 0; i < s->ring_ends[s->rings - 1]; i++) fprintf(stderr, " (%d, %d)", s->v[i].lat, s->v[i].lon);
+    fputc('\n', stderr);
+}
+
+/* The documented error of a shape's distance (20 mm + 1e-7 d, geofence.h) plus 2 mm for the model's double. */
+static double shape_tolerance_mm(double d) {
+    return 22 + fabs(d) * 1e-7;
+}
+
+/* The brute force, skipping the edge search when the fix is outside the polygon (or any corridor) and farther from
+ * its vertices' box than `enough` mm. */
+static shape_view view_shape(const fz_shape *s, gf_point fix, double enough) {
+    shape_view v = {0, 0, 0, 0, 0};
+    int polygon = s->half_width_mm == 0;
+    int inside = polygon ? fz_polygon_inside(s, fix) : 0;
+    v.on_edge = inside < 0;
+    if (inside == 0) {
+        double lower = fz_boundary_lower_mm(s, fix) - s->half_width_mm;
+        if (lower > enough) {
+            v.far = 1;
+            v.signed_mm = lower;
+            return v;
+        }
+    }
+    double d = fz_boundary_mm(s, fix);
+    v.signed_mm = polygon ? (inside > 0 ? -d : d) : d - s->half_width_mm;
+    v.inside = polygon ? inside > 0 : v.signed_mm < 0;
+    v.tolerance_mm = shape_tolerance_mm(v.signed_mm);
+    return v;
+}
+
+/* gf_query's answer for one shape: `hit` and its distance, against the model (geofence.h, "Polygons and corridors"
+ * and gf_query): every fence with signed distance <= margin is a hit; a polygon always contains a fix inside it and
+ * never one outside at margin 0 unless the fix is on its boundary; distances are exact within the margin, and deeper
+ * inside a polygon at least the margin and at most the depth. */
+static void judge_query_hit(const fence *f, gf_point fix, uint32_t margin_mm, const gf_hit *hit) {
+    const fz_shape *s = &f->shape;
+    int polygon = s->half_width_mm == 0;
+    double margin = margin_mm;
+    shape_view v = view_shape(s, fix, margin + 100);
+    const char *kind = polygon ? "polygon" : "corridor";
+    if (v.far || (polygon && !v.on_edge && !v.inside && margin_mm == 0)) {
+        if (hit != NULL)
+            print_shape(s), fail("gf_query (%d, %d) margin %u: %s %#x hit at %d mm, but it is outside%s (brute force >= %.0f mm)",
+                 fix.lat, fix.lon, (unsigned)margin_mm, kind, (unsigned)f->handle, hit->distance_mm,
+                 v.far ? " beyond the margin" : " at margin 0", v.signed_mm);
+        return;
+    }
+    double e = v.tolerance_mm;
+    if (v.on_edge) {  /* on the boundary: inside or out by the tie rule, a hit at distance 0 either way */
+        if (hit == NULL || fabs((double)hit->distance_mm) > e)
+            print_shape(s), fail("gf_query (%d, %d) margin %u: polygon %#x, fix on an edge: %s at %d mm", fix.lat, fix.lon,
+                 (unsigned)margin_mm, (unsigned)f->handle, hit ? "hit" : "no hit", hit ? hit->distance_mm : 0);
+        return;
+    }
+    int must = (polygon && v.inside) || v.signed_mm <= margin - e;
+    int must_not = !(polygon && v.inside) && v.signed_mm > margin + e;
+    if ((must && hit == NULL) || (must_not && hit != NULL))
+        print_shape(s), fail("gf_query (%d, %d) margin %u: %s %#x %s, brute force signed %.1f mm (%s)", fix.lat, fix.lon,
+             (unsigned)margin_mm, kind, (unsigned)f->handle, hit ? "hit" : "not hit", v.signed_mm,
+             v.inside ? "inside" : "outside");
+    if (hit == NULL) return;
+    double got = hit->distance_mm;
+    if (polygon && v.inside && -v.signed_mm > margin - e) {  /* deep: a bound on the depth */
+        int ok = got <= 0 && got >= v.signed_mm - e && (-v.signed_mm < margin + e || got <= -margin);
+        if (!ok)
+            print_shape(s), fail("gf_query (%d, %d) margin %u: polygon %#x deep inside at %.0f mm gave %d mm (want <= -margin, >= "
+                 "depth - %.0f)", fix.lat, fix.lon, (unsigned)margin_mm, (unsigned)f->handle, v.signed_mm,
+                 hit->distance_mm, e);
+        return;
+    }
+    if (fabs(got - v.signed_mm) > e)
+        print_shape(s), fail("gf_query (%d, %d) margin %u: %s %#x at %d mm, brute force %.1f mm (tolerance %.1f)", fix.lat, fix.lon,
+             (unsigned)margin_mm, kind, (unsigned)f->handle, hit->distance_mm, v.signed_mm, e);
+}
+
+/* gf_fence_distance of a shape with limit L (geofence.h): exact within L; outside beyond it L + 1; inside deeper than
+ * it at most -L and at least the depth. */
+static void judge_fence_distance(const fence *f, gf_point fix, uint32_t limit_mm, int64_t got_mm) {
+    const fz_shape *s = &f->shape;
+    double limit = limit_mm, got = (double)got_mm;
+    shape_view v = view_shape(s, fix, limit + 100);
+    const char *kind = s->half_width_mm == 0 ? "polygon" : "corridor";
+    if (v.far) {
+        if (got_mm != (int64_t)limit_mm + 1)
+            print_shape(s), fail("gf_fence_distance (%d, %d) limit %u: %s %#x far away (>= %.0f mm): %lld mm, want limit + 1",
+                 fix.lat, fix.lon, (unsigned)limit_mm, kind, (unsigned)f->handle, v.signed_mm, (long long)got_mm);
+        return;
+    }
+    double e = v.tolerance_mm, want = v.signed_mm;
+    int exact = fabs(got - want) <= e, beyond = got_mm == (int64_t)limit_mm + 1;
+    int bound = got <= -limit && got >= want - e;
+    int ok;
+    if (v.on_edge) ok = fabs(got) <= e;
+    else if (fabs(want) <= limit - e) ok = exact;
+    else if (want >= limit + e) ok = beyond;
+    else if (want <= -(limit + e)) ok = bound;
+    else ok = exact || beyond || bound || (v.inside && got <= 0 && got >= want - e);  /* at the limit */
+    if (!ok)
+        print_shape(s), fail("gf_fence_distance (%d, %d) limit %u: %s %#x %s: %lld mm, brute force %.1f mm (tolerance %.1f)", fix.lat,
+             fix.lon, (unsigned)limit_mm, kind, (unsigned)f->handle, v.on_edge ? "on an edge" : "", (long long)got_mm,
+             want, e);
 }
 
 static void op_query(model *m, reader *r) {
@@ -387,20 +573,6 @@ static void op_query(model *m, reader *r) {
         if (count != 0) fail("gf_query failed with %s but set count %zu", gf_status_name(status), count);
         return;
     }
-
-    /* Brute force: the live fences within margin of the fix, by gf_distance. */
-    gf_hit want[MODEL_MAX];
-    size_t want_count = 0;
-    for (uint32_t i = 0; i < m->count; i++) {
-        int64_t d = -1;
-        gf_status distance_status = gf_distance(fix, m->live[i].centre, &d);
-        if (distance_status != GF_OK) fail("gf_distance of valid points: %s", gf_status_name(distance_status));
-        int64_t signed_mm = d - (int64_t)m->live[i].radius_mm;
-        if (signed_mm <= (int64_t)margin_mm) want[want_count++] = (gf_hit){m->live[i].handle, (int32_t)signed_mm};
-    }
-    if (count != want_count)
-        fail("gf_query (%d, %d) margin %u: %zu hits, brute force %zu (of %u fences)", fix.lat, fix.lon,
-             (unsigned)margin_mm, count, want_count, (unsigned)m->count);
 
     /* Same answer again (order included). */
     gf_hit again[BUFFER_MAX];
@@ -426,17 +598,39 @@ static void op_query(model *m, reader *r) {
         fail("gf_query with %zu slots: not the first hits of the full answer", capacity);
     free(short_hits);
 
+    /* Each hit once, of a live fence, at the distance gf_fence_distance gives with the margin as its limit. */
     qsort(full, count, sizeof *full, by_handle);
-    qsort(want, want_count, sizeof *want, by_handle);
     for (size_t i = 0; i < count; i++) {
         if (i > 0 && full[i].handle == full[i - 1].handle) fail("gf_query reported %#x twice", (unsigned)full[i].handle);
-        for (uint32_t s = 0; s < m->stale_count; s++)
-            if (full[i].handle == m->stale[s] && find_live(m, full[i].handle) < 0)
-                fail("gf_query reported removed handle %#x", (unsigned)full[i].handle);
-        if (full[i].handle != want[i].handle || full[i].distance_mm != want[i].distance_mm)
-            fail("gf_query (%d, %d) margin %u: hit %zu is %#x at %d mm, brute force %#x at %d mm", fix.lat, fix.lon,
-                 (unsigned)margin_mm, i, (unsigned)full[i].handle, full[i].distance_mm, (unsigned)want[i].handle,
-                 want[i].distance_mm);
+        if (find_live(m, full[i].handle) < 0) {
+            for (uint32_t s = 0; s < m->stale_count; s++)
+                if (full[i].handle == m->stale[s]) fail("gf_query reported removed handle %#x", (unsigned)full[i].handle);
+            fail("gf_query reported %#x, which names no live fence", (unsigned)full[i].handle);
+        }
+        int64_t alone = INT64_MIN;
+        expect_status(gf_fence_distance(m->table, full[i].handle, fix, margin_mm, &alone), 0, "gf_fence_distance");
+        if (alone != full[i].distance_mm)
+            fail("gf_query (%d, %d) margin %u: %#x at %d mm, gf_fence_distance with the margin as limit %lld mm",
+                 fix.lat, fix.lon, (unsigned)margin_mm, (unsigned)full[i].handle, full[i].distance_mm, (long long)alone);
+    }
+
+    /* Brute force: circles by gf_distance (the query's own distance: exactly), shapes by the shape model. */
+    for (uint32_t i = 0; i < m->count; i++) {
+        const fence *f = &m->live[i];
+        gf_hit key = {f->handle, 0};
+        const gf_hit *hit = count > 0 ? bsearch(&key, full, count, sizeof *full, by_handle) : NULL;
+        if (f->is_shape) {
+            judge_query_hit(f, fix, margin_mm, hit);
+            continue;
+        }
+        int64_t d = -1;
+        gf_status distance_status = gf_distance(fix, f->centre, &d);
+        if (distance_status != GF_OK) fail("gf_distance of valid points: %s", gf_status_name(distance_status));
+        int64_t signed_mm = d - (int64_t)f->radius_mm;
+        if ((signed_mm <= (int64_t)margin_mm) != (hit != NULL) || (hit != NULL && hit->distance_mm != signed_mm))
+            fail("gf_query (%d, %d) margin %u: circle %#x %s at %d mm, brute force %lld mm", fix.lat, fix.lon,
+                 (unsigned)margin_mm, (unsigned)f->handle, hit ? "hit" : "not hit", hit ? hit->distance_mm : 0,
+                 (long long)signed_mm);
     }
 }
 
@@ -484,6 +678,212 @@ static void op_distance(model *m, reader *r) {
              b.lat, b.lon, (long long)d, want, bound);
 }
 
+/* ---- Polygons and corridors ---- */
+
+/* An offset of up to +-size e7 from the input; on a lattice of size / 4 when asked (axis-parallel and collinear
+ * edges, repeated vertices, fixes exactly on edges). */
+static int64_t take_shape_offset(reader *r, int64_t size, int lattice) {
+    int64_t offset = take_signed16(r) * size / 32768;
+    return lattice ? offset / (size / 4) * (size / 4) : offset;
+}
+
+/* The errors a polygon or corridor add may give for vertices[0 .. total): a vertex out of range; no edge of non-zero
+ * length, or (a polygon) edges spanning more than 180 deg of longitude: GF_ERR_SHAPE. *seam_maybe is set when a
+ * corridor's half-width brings its box within reach of +-180 deg (the core's box there is conservative by an amount
+ * the model does not repeat): GF_ERR_SHAPE may then come or not. */
+static allowed shape_errors(const gf_point *v, const uint32_t *ring_ends, uint32_t rings, uint32_t half_width_mm,
+                            int *seam_maybe) {
+    *seam_maybe = 0;
+    uint32_t total = ring_ends[rings - 1];
+    allowed errors = 0;
+    for (uint32_t i = 0; i < total; i++) {
+        if (v[i].lat < -GF_FENCE_LAT_MAX_E7 || v[i].lat > GF_FENCE_LAT_MAX_E7) errors |= ALLOW(GF_ERR_LATITUDE);
+        if (v[i].lon < -GF_LON_MAX_E7 || v[i].lon > GF_LON_MAX_E7) errors |= ALLOW(GF_ERR_LONGITUDE);
+    }
+    if (errors != 0) return errors;
+    int64_t lon_lo = INT64_MAX, lon_hi = INT64_MIN, lat_abs = 0;
+    uint32_t start = 0;
+    for (uint32_t ring = 0; ring < rings; ring++) {
+        uint32_t n = ring_ends[ring] - start, edges = half_width_mm == 0 ? n : n - 1;
+        for (uint32_t i = 0; i < edges; i++) {
+            gf_point a = v[start + i], b = v[start + (i + 1) % n];
+            if (a.lat == b.lat && a.lon == b.lon) continue;
+            gf_point ends[2] = {a, b};
+            for (int k = 0; k < 2; k++) {
+                if (ends[k].lon < lon_lo) lon_lo = ends[k].lon;
+                if (ends[k].lon > lon_hi) lon_hi = ends[k].lon;
+                int64_t lat = ends[k].lat < 0 ? -(int64_t)ends[k].lat : ends[k].lat;
+                if (lat > lat_abs) lat_abs = lat;
+            }
+        }
+        start = ring_ends[ring];
+    }
+    if (lon_lo == INT64_MAX) return ALLOW(GF_ERR_SHAPE);  /* no edge */
+    if (half_width_mm == 0) return lon_hi - lon_lo > GF_LON_MAX_E7 ? ALLOW(GF_ERR_SHAPE) : 0;
+    /* A corridor's reach in longitude, generously: W at 0.0905 e7 per mm over cos of the latitude 1.5 deg poleward
+     * (the core's boxes round up to the next degree and add slack), 20 % more and 1000 e7. */
+    double pole_deg = lat_abs / 1e7 + 1.5;
+    double reach = ((double)half_width_mm + 100) * 0.0905 / cos((pole_deg > 89.9 ? 89.9 : pole_deg) * 3.14159265358979 / 180)
+                 * 1.2 + 1000;
+    *seam_maybe = lon_lo - reach < -GF_LON_MAX_E7 || lon_hi + reach > GF_LON_MAX_E7
+               || lon_hi - lon_lo + 2 * reach > GF_LON_MAX_E7;
+    return 0;
+}
+
+/* Adds the shape to the table and, on success, to the model. */
+static void do_add_shape(model *m, const fz_shape *shape, uint32_t ring_count, allowed errors, int seam_maybe) {
+    if (m->count >= m->capacity) errors |= ALLOW(GF_ERR_CAPACITY);
+    gf_handle handle = GF_HANDLE_NONE;
+    gf_status status = shape->half_width_mm == 0
+        ? gf_polygon_add(m->table, shape->v, shape->ring_ends, ring_count, &handle)
+        : gf_corridor_add(m->table, shape->v, shape->ring_ends[0], shape->half_width_mm, &handle);
+    const char *what = shape->half_width_mm == 0 ? "gf_polygon_add" : "gf_corridor_add";
+    if (!(status == GF_ERR_SHAPE && seam_maybe)) expect_status(status, errors, what);
+    if (status == GF_OK) {
+        if (handle == GF_HANDLE_NONE || find_live(m, handle) >= 0)
+            fail("%s returned handle %#x, which is 0 or already live", what, (unsigned)handle);
+        fence *f = &m->live[m->count++];
+        f->handle = handle;
+        f->centre = shape->v[0];
+        f->radius_mm = 0;
+        f->is_shape = 1;
+        f->shape = *shape;
+    }
+    check_table(m, what);
+}
+
+/* A random polygon of 1 to 3 rings (an outer ring of 3..12 vertices, holes of 3..6; any of them may cross itself or
+ * the others: the even-odd rule decides), 18 cm to 14 km across, sometimes on a lattice, sometimes malformed (no ring,
+ * a ring of 2, ring ends not increasing: GF_ERR_SHAPE) or with its first vertex repeated at the end. */
+/* Where a shape goes: take_point's point, three times in four moved into the range of fence vertices. */
+static gf_point take_anchor(reader *r, const model *m) {
+    gf_point p = take_point(r, m);
+    if (take8(r) % 4 == 0) return p;
+    const int32_t lat_max = GF_FENCE_LAT_MAX_E7 - 1000000;
+    p.lat = p.lat > lat_max ? lat_max : p.lat < -lat_max ? -lat_max : p.lat;
+    p.lon = p.lon > GF_LON_MAX_E7 ? GF_LON_MAX_E7 : p.lon < -GF_LON_MAX_E7 ? -GF_LON_MAX_E7 : p.lon;
+    return p;
+}
+
+static void op_add_polygon(model *m, reader *r) {
+    fz_shape shape;
+    memset(&shape, 0, sizeof shape);
+    gf_point anchor = take_anchor(r, m);
+    int64_t size = (int64_t)16 << (take8(r) % 14);
+    int lattice = take8(r) & 1;
+    int64_t stretch = (int64_t)1 << (take8(r) % 3);  /* longitude degrees are short at high latitudes */
+    uint32_t rings = 1 + take8(r) % FZ_RINGS_MAX, at = 0;
+    for (uint32_t ring = 0; ring < rings; ring++) {
+        uint32_t n = ring == 0 ? 3 + take8(r) % 10u : 3 + take8(r) % 4u;
+        int64_t scale = ring == 0 ? size : size / 2;
+        for (uint32_t i = 0; i < n; i++) {
+            int64_t north = take_shape_offset(r, scale, lattice), east = take_shape_offset(r, scale, lattice);
+            shape.v[at++] = (gf_point){saturate32(anchor.lat + north), wrap_lon(anchor.lon + east * stretch)};
+        }
+        shape.ring_ends[ring] = at;
+    }
+    shape.rings = rings;
+    allowed errors = 0;
+    uint32_t ring_count = rings;
+    switch (take8(r) % 16) {
+    case 0: ring_count = 0; errors = ALLOW(GF_ERR_SHAPE); break;
+    case 1: shape.ring_ends[rings - 1] = (rings > 1 ? shape.ring_ends[rings - 2] : 0) + 2; errors = ALLOW(GF_ERR_SHAPE);
+            break;
+    case 2: if (rings > 1) {
+                uint32_t swap = shape.ring_ends[0];
+                shape.ring_ends[0] = shape.ring_ends[1];
+                shape.ring_ends[1] = swap;
+                errors = ALLOW(GF_ERR_SHAPE);
+            }
+            break;
+    case 3: if (at < FZ_VERTICES_MAX && rings == 1) {  /* the first vertex again at the end: ignored */
+                shape.v[at] = shape.v[0];
+                shape.ring_ends[0] = at + 1;
+            }
+            break;
+    default: break;
+    }
+    int seam_maybe = 0;
+    if (errors == 0) {
+        errors = shape_errors(shape.v, shape.ring_ends, rings, 0, &seam_maybe);
+    } else {  /* malformed: the vertices may add their own errors */
+        uint32_t total = 0;
+        for (uint32_t ring = 0; ring < rings; ring++)
+            if (shape.ring_ends[ring] > total) total = shape.ring_ends[ring];
+        for (uint32_t i = 0; i < total; i++) errors |= fence_errors(shape.v[i], GF_RADIUS_MIN_MM);
+    }
+    do_add_shape(m, &shape, ring_count, errors, seam_maybe);
+}
+
+/* A random corridor: a walk of 1 (GF_ERR_SHAPE) to 8 vertices in steps of up to 14 km, U-turns and repeated vertices
+ * included, with a half-width from take_radius (invalid ones too). */
+static void op_add_corridor(model *m, reader *r) {
+    fz_shape shape;
+    memset(&shape, 0, sizeof shape);
+    gf_point at = take_anchor(r, m);
+    int64_t size = (int64_t)16 << (take8(r) % 14);
+    int lattice = take8(r) & 1;
+    int64_t stretch = (int64_t)1 << (take8(r) % 3);
+    uint32_t count = 1 + take8(r) % 8;
+    for (uint32_t i = 0; i < count; i++) {
+        shape.v[i] = at;
+        int64_t north = take_shape_offset(r, size, lattice), east = take_shape_offset(r, size, lattice);
+        at = (gf_point){saturate32(at.lat + north), wrap_lon(at.lon + east * stretch)};
+    }
+    shape.ring_ends[0] = count;
+    shape.rings = 1;
+    shape.half_width_mm = take_radius(r);
+    allowed errors = 0;
+    int seam_maybe = 0;
+    if (shape.half_width_mm < GF_RADIUS_MIN_MM || shape.half_width_mm > GF_RADIUS_MAX_MM) errors |= ALLOW(GF_ERR_RADIUS);
+    if (count < 2) errors |= ALLOW(GF_ERR_SHAPE);
+    for (uint32_t i = 0; i < count; i++) errors |= fence_errors(shape.v[i], GF_RADIUS_MIN_MM);
+    if (errors == 0) errors = shape_errors(shape.v, shape.ring_ends, 1, shape.half_width_mm, &seam_maybe);
+    if (shape.half_width_mm == 0) shape.half_width_mm = 1;  /* never stored when invalid; keeps the model's kind */
+    do_add_shape(m, &shape, 1, errors, seam_maybe);
+}
+
+/* gf_fence_distance of a live fence (circles: exactly gf_distance - radius; shapes: the model, judge_fence_distance),
+ * of a dead handle (GF_ERR_HANDLE), and with NULL arguments. */
+static void op_fence_distance(model *m, reader *r) {
+    uint8_t mode = take8(r) % 8;
+    /* The fence: any, or (mode 2..5) a shape if there is one, after the first live one a walk from a random index. */
+    const fence *f = m->count > 0 ? &m->live[take8(r) % m->count] : NULL;
+    for (uint32_t k = 0; f != NULL && mode >= 2 && mode <= 5 && !f->is_shape && k < m->count; k++)
+        f = &m->live[(uint32_t)(f - m->live + 1) % m->count];
+    gf_point fix = f != NULL && (take8(r) & 1) ? take_point_near(r, f, take8(r) & 1) : take_point(r, m);
+    uint32_t limit_mm = take_margin(r);
+    allowed errors = point_errors(fix);
+    if (limit_mm > GF_MARGIN_MAX_MM) errors |= ALLOW(GF_ERR_MARGIN);
+    int64_t d = 12345;
+    if (mode == 0 || f == NULL) {
+        gf_handle handle = take_dead_handle(r, m);
+        if (find_live(m, handle) >= 0) return;
+        expect_status(gf_fence_distance(m->table, handle, fix, limit_mm, &d), errors | ALLOW(GF_ERR_HANDLE),
+                      "gf_fence_distance of a dead handle");
+        return;
+    }
+    if (mode == 1) {
+        expect_status(gf_fence_distance(NULL, f->handle, fix, limit_mm, &d), errors | ALLOW(GF_ERR_NULL),
+                      "gf_fence_distance of a NULL table");
+        expect_status(gf_fence_distance(m->table, f->handle, fix, limit_mm, NULL), errors | ALLOW(GF_ERR_NULL),
+                      "gf_fence_distance into NULL");
+        return;
+    }
+    gf_status status = gf_fence_distance(m->table, f->handle, fix, limit_mm, &d);
+    expect_status(status, errors, "gf_fence_distance");
+    if (status != GF_OK) return;
+    if (f->is_shape) {
+        judge_fence_distance(f, fix, limit_mm, d);
+        return;
+    }
+    int64_t centre_mm = -1;
+    expect_status(gf_distance(fix, f->centre, &centre_mm), 0, "gf_distance");
+    if (d != centre_mm - (int64_t)f->radius_mm)
+        fail("gf_fence_distance (%d, %d) limit %u: circle %#x at %lld mm, gf_distance - radius %lld mm", fix.lat,
+             fix.lon, (unsigned)limit_mm, (unsigned)f->handle, (long long)d, (long long)(centre_mm - f->radius_mm));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -495,18 +895,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (status != GF_OK) fail("gf_table_create(%u): %s", (unsigned)m.capacity, gf_status_name(status));
 
     while (r.at < r.size) {
-        switch (take8(&r) % 8) {
+        switch (take8(&r) % 16) {  /* 0..7 as before shapes came; 8..15 shapes and gf_fence_distance */
         case 0: case 1: op_add(&m, &r); break;
         case 2: op_add_burst(&m, &r); break;
-        case 3: op_remove(&m, &r); break;
+        case 3: case 13: op_remove(&m, &r); break;
         case 4: op_move(&m, &r); break;
         case 5: op_dead_handle(&m, &r); break;
-        case 6: op_query(&m, &r); break;
-        default: op_distance(&m, &r); break;
+        case 6: case 12: op_query(&m, &r); break;
+        case 7: op_distance(&m, &r); break;
+        case 8: case 9: op_add_polygon(&m, &r); break;
+        case 10: case 14: op_add_corridor(&m, &r); break;
+        default: op_fence_distance(&m, &r); break;
         }
     }
     /* A last look from every live fence's centre with a margin of 0: each must find at least itself. */
     for (uint32_t i = 0; i < m.count; i++) {
+        if (m.live[i].is_shape) continue;  /* a shape's first vertex is on its boundary: the tie rule's */
         size_t count = 0;
         gf_hit hits[BUFFER_MAX];
         expect_status(gf_query(m.table, m.live[i].centre, 0, hits, BUFFER_MAX, &count), 0, "gf_query at a centre");

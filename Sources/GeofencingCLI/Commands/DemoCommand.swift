@@ -12,9 +12,10 @@ enum DemoCommand {
         help: """
             Usage: geofence demo [--format text|jsonl] [--map OUT.html] [--nmea OUT.nmea] [--seed N]
 
-            Makes a bus line with nine stops (three of them off the line), simulates a drive along it at 1 Hz with
-            a consumer GNSS receiver's errors, monitors the stops and prints every event. Needs no files, no gpsd
-            and no network; the same seed gives the same events.
+            Makes a bus line with nine stops (three of them off the line), a bus lane (a corridor) and a school zone
+            (a polygon), simulates a drive along it at 1 Hz with a consumer GNSS receiver's errors, monitors the
+            eleven fences and prints every event. Needs no files, no gpsd and no network; the same seed gives the
+            same events.
 
               --format F     text (default) or jsonl
               --map OUT      the map to write (default demo-map.html)

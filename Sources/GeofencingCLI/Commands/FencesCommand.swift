@@ -13,15 +13,22 @@ enum FencesCommand {
                    geofence fences remove ID --store PATH
                    geofence fences export --store PATH [--format geojson|csv]
 
-              import   adds the regions of FILE (GeoJSON, CSV id,lat,lon,radius_m, or GTFS stops.txt with radius
-                       --radius, default 100 m), replacing regions with the same identifier (their state is kept);
+              import   adds the regions of FILE (GeoJSON: Point circles, Polygon and MultiPolygon polygons,
+                       LineString corridors with properties.half_width_m; CSV id,lat,lon,radius_m; or GTFS stops.txt
+                       with radius --radius, default 100 m), replacing regions with the same identifier (their state
+                       is kept);
                        all or nothing: an invalid row rejects the file and leaves the store as it was;
                        --datum: the datum of FILE's coordinates (default wgs84; a CSV 'datum' column or a GeoJSON
                        properties.datum overrides it per fence); centres are stored in WGS-84 with their datum
-              list     CSV on standard output: id,lat,lon,radius_m,state (WGS-84)
+              list     CSV on standard output: id,shape,lat,lon,radius_m,half_width_m,vertices,state; shape is
+                       circle, polygon or corridor, lat,lon the circle's centre or the centre of the shape's bounding
+                       box (WGS-84), radius_m a circle's, half_width_m a corridor's, vertices a polygon's (all
+                       rings, a closing vertex not counted) or a corridor's path's; empty where they do not apply
               remove   removes one region (exit 1 if there is none with that identifier)
               export   the regions as GeoJSON (default) or CSV on standard output, each centre in the datum it was
-                       imported in (named per fence when not all are WGS-84); 'import' reads it back
+                       imported in (named per fence when not all are WGS-84); 'import' reads it back. CSV holds
+                       circles only: a store with a polygon or a corridor exports as GeoJSON (exit 1, nothing
+                       written, for --format csv)
 
             A running 'geofence run' picks up changes on SIGHUP.
             """,
@@ -69,12 +76,9 @@ enum FencesCommand {
                           + "\(try call { try store.regions() }.count) regions")
         case "list":
             var output = OutputBuffer()
-            output.append("id,lat,lon,radius_m,state\n")
+            output.append(RegionListing.header)
             for entry in try call({ try store.regions() }) {
-                let region = entry.region
-                output.append("\(CSVText.field(region.identifier)),\(JSONText.fixed(region.center.latitude, decimals: 7)),"
-                              + "\(JSONText.fixed(region.center.longitude, decimals: 7)),"
-                              + "\(JSONText.fixed(region.radius ?? 0, decimals: 3)),\(entry.state.rawValue)\n")
+                output.append(RegionListing.row(entry.region, state: entry.state))
             }
             output.flush()
         case "remove":
@@ -86,7 +90,13 @@ enum FencesCommand {
             let regions = try call { try store.regions() }.map(\.region)
             switch formatText ?? "geojson" {
             case "geojson": Console.out(FenceFile.geojson(regions))
-            case "csv": Console.out(FenceFile.csv(regions))
+            case "csv":
+                do {
+                    Console.out(try FenceFile.csv(regions))
+                } catch {
+                    throw CLIError.failure("geofence fences export: store \(storePath): \(error); "
+                                           + "export it with --format geojson")
+                }
             case let other: throw arguments.usageError("--format \(other): expected geojson or csv")
             }
         }

@@ -10,12 +10,14 @@ enum MapCommand {
             Usage: geofence map --fences FILE [--radius M] [--datum D] [--track TRACK] [--events EVENTS.jsonl]
                                 -o OUT.html
 
-            Writes one HTML file that needs no network (inline SVG and script): the fences as circles with their
-            identifiers, the track coloured by state (inside a fence or not), event markers with time and type;
-            drag to pan, wheel or +/- to zoom, with a scale bar. With --track and no --events, the events are those
+            Writes one HTML file that needs no network (inline SVG and script): the fences (circles, polygons with
+            their holes, corridors as a band of their half-width; large outlines thinned for drawing, at most 4,000
+            vertices each) with their identifiers, the track coloured by state (inside a fence or not), event
+            markers with time and type; drag to pan, wheel or +/- to zoom, with a scale bar. With --track and no --events, the events are those
             'geofence replay' finds; --events shows a daemon's or replay's JSON Lines output instead.
 
-              --fences FILE    GeoJSON, CSV (id,lat,lon,radius_m) or GTFS stops.txt
+              --fences FILE    GeoJSON (circles, polygons, corridors), CSV (id,lat,lon,radius_m) or
+                               GTFS stops.txt
               --radius M       radius for GTFS stops, metres (default 100)
               --datum D        datum of the fences' coordinates: wgs84 (default), gcj02, tokyo
               --track TRACK    an NMEA, GPX or gpsd JSON log

@@ -13,10 +13,12 @@ enum QueryCommand {
             skipped and not counted), from FILE or standard input ('-', the default), and prints CSV with the
             header 'point,region,distance_m': one row for every point and region containing it, where point is the
             0-based index of the point among the input's points and distance_m the signed distance from the
-            region's boundary in metres (negative inside). Classification is the core's: exact to the WGS-84
-            geodesic outside a band of 2 cm + 1e-4 of the radius.
+            region's boundary in metres (negative inside; for a corridor, from the edge of its band). Classification
+            is the core's: a circle exact to the WGS-84 geodesic outside a band of 2 cm + 1e-4 of the radius, a
+            polygon exact on its coordinates to 1e-7 degree, a corridor's distance within 2 cm + 1e-7 of it.
 
-              --fences FILE   GeoJSON, CSV (id,lat,lon,radius_m) or GTFS stops.txt
+              --fences FILE   GeoJSON (circles, polygons, corridors), CSV (id,lat,lon,radius_m) or
+                              GTFS stops.txt
               --radius M      radius for GTFS stops, metres (default 100)
               --datum D       datum of the fences' coordinates: wgs84 (default), gcj02, tokyo
               --points FILE   the points ('-': standard input, the default)

@@ -17,7 +17,8 @@ enum ReplayCommand {
             through the region monitor and prints every event, in GNSS time: the same events 'geofence run' reports
             when gpsd plays the same log.
 
-              --fences FILE   GeoJSON, CSV (id,lat,lon,radius_m) or GTFS stops.txt
+              --fences FILE   GeoJSON (circles, polygons, corridors), CSV (id,lat,lon,radius_m) or
+                              GTFS stops.txt
               --radius M      radius for GTFS stops, metres (default 100)
               --datum D       datum of the fences' coordinates: wgs84 (default), gcj02, tokyo
               --approach T    an approach alarm on every fence: an 'approach' event about T seconds (0 < T <= 300)

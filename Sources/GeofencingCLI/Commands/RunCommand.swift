@@ -26,7 +26,8 @@ enum RunCommand {
               --gpsd HOST:PORT  gpsd to read (default localhost:2947)
               --nmea PATH|-     read NMEA 0183 from a serial device (9600 baud), a FIFO or '-' (standard input)
                                 instead of gpsd; the daemon stops at the end of the input
-              --fences FILE     regions to add or replace first (GeoJSON, CSV, GTFS stops.txt)
+              --fences FILE     regions to add or replace first (GeoJSON with circles, polygons and
+                                corridors; CSV; GTFS stops.txt)
               --radius M        radius for GTFS stops, metres (default 100)
               --datum D         the datum of --fences' coordinates: wgs84 (default), gcj02 or tokyo
               --approach T      an approach alarm T seconds ahead on every fence of --fences (stored with them)

@@ -8,7 +8,9 @@ import GeofencingInputs
 ///
 /// What it shows: the bus starts inside its depot (a 400 m fence: a `state` event, not a false enter); it enters,
 /// dwells at and leaves each stop it serves (60 m fences, a 20 s dwell time); it drives through one stop without
-/// stopping (enter and exit within seconds); and stops 250 m or more off the line never fire despite GNSS noise.
+/// stopping (enter and exit within seconds); stops 250 m or more off the line never fire despite GNSS noise; and
+/// the two shapes phone APIs lack: a bus lane (a corridor 25 m either side of 1.5 km of the line, round a corner,
+/// entered and left once) and a school zone (a pentagon the line crosses).
 struct DemoScenario {
     let regions: [Region]
     let drive: SimulatedDrive
@@ -35,6 +37,15 @@ struct DemoScenario {
         (3_000, 2_350, "stop-203 Mall (250 m off the line)"),
     ]
 
+    /// The bus lane's path (east, north) and half-width: along Creek Rd from 200 m past the depot, round the corner
+    /// and 400 m north.
+    private static let busLane: [(east: Double, north: Double)] = [(200, 0), (1_300, 0), (1_300, 400)]
+    private static let busLaneHalfWidth = 25.0
+    /// The school zone round the express stop (east, north): the line enters it going north and leaves it east.
+    private static let schoolZone: [(east: Double, north: Double)] = [
+        (1_150, 1_300), (1_450, 1_300), (1_450, 1_650), (1_300, 1_750), (1_150, 1_650),
+    ]
+
     init(seed: UInt64 = 1) throws {
         var waypoints: [RouteWaypoint] = []
         var regions: [Region] = []
@@ -53,6 +64,13 @@ struct DemoScenario {
                 Region(center: Self.offset(east: point.east, north: point.north), radius: 60,
                                identifier: point.stop))
         }
+        regions.append(Region(
+            shape: .corridor(path: Self.busLane.map { Self.offset(east: $0.east, north: $0.north) },
+                             halfWidth: Self.busLaneHalfWidth),
+            identifier: "bus lane Creek Rd (corridor)"))
+        regions.append(Region(
+            shape: .polygon(rings: [Self.schoolZone.map { Self.offset(east: $0.east, north: $0.north) }]),
+            identifier: "school zone (polygon)"))
         self.regions = regions
         let route = try SimulatedRoute(waypoints: waypoints)
         self.drive = try DriveSimulator(route: route, profile: .bus, errors: .consumer, sampleRate: 1, seed: seed).run()

@@ -6,9 +6,20 @@ import Geofencing
 /// differs from the defaults; their empty cells mean the default. A field is quoted (RFC 4180, `""` for a quote) when
 /// it holds a comma, quote or line break, has blanks at either end (the reader trims unquoted fields), or is empty.
 /// Lines end in LF. Centres are written in each region's source datum, with a `datum` column naming every row's
-/// datum when any region's datum is not WGS-84 (see `FenceFile.csv`).
+/// datum when any region's datum is not WGS-84 (see `FenceFile.csv`). A table row holds a circle only: a polygon or
+/// a corridor makes the write fail before anything is written, naming the first such region.
 enum FenceCSVWriter {
-    static func write(_ regions: [Region]) -> String {
+    static func write(_ regions: [Region]) throws(FenceWriteError) -> String {
+        for region in regions {
+            let kind: String
+            switch region.shape {
+            case .circle: continue
+            case .polygon: kind = "a polygon"
+            case .corridor: kind = "a corridor"
+            }
+            throw FenceWriteError(format: .csv, identifier: region.identifier, message: "it is \(kind), and CSV "
+                + "holds circles only (id, lat, lon, radius_m); write GeoJSON instead, which holds every shape")
+        }
         let extended = regions.contains {
             !$0.notifyOnEntry || !$0.notifyOnExit || $0.dwellTime != nil || $0.hysteresis != nil
         }
@@ -18,9 +29,9 @@ enum FenceCSVWriter {
         text += namesDatum ? ",datum\n" : "\n"
         for region in regions {
             text += field(region.identifier) + ","
-            let center = region.sourceCenter
+            guard case .circle(let center, let radius) = region.sourceShape else { continue }  // refused above
             text += FenceNumber.shortest(center.latitude) + "," + FenceNumber.shortest(center.longitude)
-            text += "," + FenceNumber.shortest(region.radius ?? .nan)
+            text += "," + FenceNumber.shortest(radius)
             if extended {
                 text += region.notifyOnEntry ? "," : ",false"
                 text += region.notifyOnExit ? "," : ",false"

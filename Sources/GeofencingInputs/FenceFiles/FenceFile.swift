@@ -14,18 +14,21 @@ import Geofencing
 /// `{` or `[` starts JSON, which must be a GeoJSON FeatureCollection; anything else is a table whose header decides
 /// (see `FenceFileFormat`). A file is read whole or not at all: the first invalid record or feature makes the read
 /// throw a `FenceFileError` naming the file, line or feature, and field. Every region read keeps the monitor's
-/// limits (|latitude| <= 85°, 1 m <= radius <= 50 km), so it can be monitored without a further error.
+/// limits (|latitude| <= 85°, 1 m <= radius or half-width <= 50 km, rings of 3 corners or more, ...), so it can be
+/// monitored without a further error. Polygons and corridors come from GeoJSON only (see `FenceGeoJSONGeometry`);
+/// CSV and GTFS rows are circles.
 public enum FenceFile {
     /// The formats, as error messages list them.
-    public static let acceptedFormats = "a GeoJSON FeatureCollection of Point features, a CSV file with the header "
-        + "id,lat,lon,radius_m, or a GTFS stops.txt (header with stop_id, stop_lat, stop_lon)"
+    public static let acceptedFormats = "a GeoJSON FeatureCollection (Point features with a radius, Polygon, "
+        + "MultiPolygon, LineString with half_width_m), a CSV file with the header id,lat,lon,radius_m, or a GTFS "
+        + "stops.txt (header with stop_id, stop_lat, stop_lon)"
 
     /// Reads the fence file at `path`.
     ///
     /// - Parameters:
     ///   - defaultRadius: the radius in metres of every GTFS stop (1 ... 50,000); CSV and GeoJSON files give their
     ///     own radii.
-    ///   - datum: the datum of the file's coordinates. Each centre is converted to WGS-84 as it is read, and the
+    ///   - datum: the datum of the file's coordinates. Each coordinate is converted to WGS-84 as it is read, and the
     ///     region's `sourceDatum` remembers the datum. Precedence: a CSV row's `datum` cell or a GeoJSON feature's
     ///     `properties.datum` overrides this for that row or feature; an empty cell or a missing property keeps it.
     ///     Ranges (|latitude| <= 85°, |longitude| <= 180°) are checked on the coordinates as written and again after
@@ -65,14 +68,17 @@ public enum FenceFile {
         return try result.get()
     }
 
-    /// The regions as a GeoJSON FeatureCollection, one Point feature per line: `"id"` and `properties.id` hold the
-    /// identifier, `properties.radius` the radius in metres; notify_on_entry / notify_on_exit (when false), dwell_s
-    /// and hysteresis_m (when set) follow. `parse` reads it back to equal regions (numbers are written in their
-    /// shortest exact form).
+    /// The regions as a GeoJSON FeatureCollection, one feature per line: `"id"` and `properties.id` hold the
+    /// identifier; a circle is a Point with `properties.radius` in metres, a polygon a Polygon (or a MultiPolygon when
+    /// its rings form several parts: each outer ring with the holes inside it, as GIS tools expect), a corridor a
+    /// LineString with `properties.half_width_m`; notify_on_entry / notify_on_exit (when false), dwell_s and
+    /// hysteresis_m (when set) follow. `parse` reads it back to equal regions (numbers are written in their shortest
+    /// exact form; a polygon made in code with open rings, or rings not ordered by parts, comes back with them closed
+    /// and grouped: the same area).
     ///
-    /// Centres are written in each region's `sourceDatum` (`sourceCenter`). When any region's datum is not WGS-84,
+    /// Coordinates are written in each region's `sourceDatum` (`sourceShape`). When any region's datum is not WGS-84,
     /// every feature gets `properties.datum`, so the file reads back the same whatever datum the reader is given
-    /// (centres then come back within the datum's round-trip bound: 0.2 mm for GCJ-02, 1e-8 m for Tokyo). RFC 7946
+    /// (coordinates then come back within the datum's round-trip bound: 0.2 mm for GCJ-02, 1e-8 m for Tokyo). RFC 7946
     /// knows WGS-84 only: such a file is for geofence, not for other GeoJSON readers.
     public static func geojson(_ regions: [Region]) -> String {
         FenceGeoJSONWriter.write(regions)
@@ -84,8 +90,11 @@ public enum FenceFile {
     ///
     /// Centres are written in each region's `sourceDatum`; when any region's datum is not WGS-84, a `datum` column
     /// names every row's datum (as for `geojson`).
-    public static func csv(_ regions: [Region]) -> String {
-        FenceCSVWriter.write(regions)
+    ///
+    /// - Throws: `FenceWriteError` naming the first polygon or corridor among `regions`: a CSV row holds a circle
+    ///   only (write `geojson` instead).
+    public static func csv(_ regions: [Region]) throws(FenceWriteError) -> String {
+        try FenceCSVWriter.write(regions)
     }
 
     // MARK: - Shared by the readers

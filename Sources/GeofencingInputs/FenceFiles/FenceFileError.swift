@@ -1,6 +1,7 @@
 /// Why a fence file was rejected as a whole: names the file, the place in it (line, or GeoJSON feature), the field
 /// and what is wrong, e.g. `stops.csv:7: field radius_m: 'abc' is not a number` or
-/// `fences.geojson: feature 3 (id "x"): field geometry.type: Polygon geometries are not supported yet ...`.
+/// `fences.geojson: feature 3 (id "x"): field geometry.coordinates[0][2]: is a number, not a [longitude, latitude]
+/// pair in degrees`.
 public struct FenceFileError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The path given to `FenceFile.read`, or the name given to `FenceFile.parse`.
     public var file: String

@@ -1,15 +1,18 @@
 import Foundation
 import Geofencing
 
-/// Reads a GeoJSON FeatureCollection (RFC 7946) of Point features into circular regions.
+/// Reads a GeoJSON FeatureCollection (RFC 7946) of fences: Point features (circles), Polygon and MultiPolygon
+/// features (polygon regions) and LineString features (corridors); see `FenceGeoJSONGeometry` for the geometries
+/// and their size properties.
 ///
-/// Per feature: the identifier from the feature's `"id"` (string or number) or else `properties.id`; the centre from
-/// `geometry.coordinates` = [longitude, latitude] (GeoJSON order; an altitude after them is ignored); the radius in
-/// metres from `properties.radius` or `properties.radius_m`; optional `notify_on_entry` / `notify_on_exit` (true or
-/// false), `dwell_s` and `hysteresis_m` (numbers >= 0), and `datum` (a string naming the datum of this feature's
-/// coordinates, overriding the reader's; see `FenceFile.read`). JSON `null` counts as absent. Types are strict: a radius
-/// written as "100" (a string) or true is refused. Polygon, LineString and the other geometries are refused as not
-/// supported yet. Errors name the feature by its 1-based position and its identifier.
+/// Per feature: the identifier from the feature's `"id"` (string or number), else `properties.id`, else
+/// `properties.name` (boundary files such as Natural Earth's or the Dutch provinces' name their features but give no
+/// id); optional `notify_on_entry` / `notify_on_exit` (true or false), `dwell_s` and `hysteresis_m` (numbers >= 0),
+/// and `datum` (a string naming the datum of this feature's coordinates, overriding the reader's; see
+/// `FenceFile.read`). JSON `null` counts as absent. Types are strict: a radius written as "100" (a string) or true is
+/// refused. Every coordinate of the shape is converted from the datum; a polygon or corridor is then checked as the
+/// monitor checks it (`RegionIndex`), so a file that reads also monitors. Errors name the feature by its 1-based
+/// position and its identifier, and the member at fault.
 enum FenceGeoJSONReader {
     static func read(_ data: Data, file: String, datum: Datum) throws(FenceFileError) -> FenceFileContents {
         let json: Any
@@ -63,7 +66,8 @@ enum FenceGeoJSONReader {
         } else if let other = feature["properties"], !JSONValue.isNull(other) {
             throw fail("properties", "is \(JSONValue.kind(other)), not an object")
         }
-        for (field, value) in [("id", feature["id"]), ("properties.id", properties["id"])] {
+        for (field, value) in [("id", feature["id"]), ("properties.id", properties["id"]),
+                               ("properties.name", properties["name"])] {
             guard identifier == nil, let value, !JSONValue.isNull(value) else { continue }
             guard let text = JSONValue.identifier(value) else {
                 throw fail(field, "is \(JSONValue.kind(value)); an identifier is a string or a number")
@@ -75,14 +79,11 @@ enum FenceGeoJSONReader {
             throw fail("type", "is \(JSONValue.describe(feature["type"])), not \"Feature\"")
         }
         guard let identifier else {
-            throw fail("id", "missing: a fence needs an identifier (the feature's \"id\" or properties.id)")
+            throw fail("id", "missing: a fence needs an identifier (the feature's \"id\", properties.id or "
+                + "properties.name)")
         }
 
-        let written = try point(feature["geometry"], fail: fail)
-        try check("geometry.coordinates") { () throws(FenceFieldProblem) in
-            try FenceValidation.longitude(written.longitude)
-            try FenceValidation.latitude(written.latitude)
-        }
+        let written = try FenceGeoJSONGeometry.shape(feature["geometry"], properties: properties, fail: fail)
         var featureDatum = datum
         if let value = properties["datum"], !JSONValue.isNull(value) {
             guard let name = value as? String else {
@@ -92,28 +93,24 @@ enum FenceGeoJSONReader {
                 featureDatum = try FenceValidation.datum(name)
             }
         }
-        var center = written
-        try check("geometry.coordinates") { () throws(FenceFieldProblem) in
-            center = try FenceValidation.wgs84Center(written, in: featureDatum)
+        var region: Region
+        if case .circle(let center, let radius) = written {
+            var converted = center
+            try check("geometry.coordinates") { () throws(FenceFieldProblem) in
+                converted = try FenceValidation.wgs84Center(center, in: featureDatum)
+            }
+            region = Region(center: converted, radius: radius, identifier: identifier)
+            region.sourceDatum = featureDatum
+        } else {
+            region = Region(shape: written, in: featureDatum, identifier: identifier)
+            // What the monitor would refuse (a ring of 3 equal corners, a shape across ±180°, a corridor too wide for
+            // its latitude, a vertex carried past 85° by the datum shift), with its reason.
+            do {
+                _ = try RegionIndex(regions: [region])
+            } catch {
+                throw fail("geometry", "\(error)")
+            }
         }
-
-        // properties.radius wins when both are given.
-        let radiusEntry = ["radius", "radius_m"].lazy.compactMap { key -> (key: String, value: Any)? in
-            guard let value = properties[key], !JSONValue.isNull(value) else { return nil }
-            return (key, value)
-        }.first
-        guard let (radiusKey, radiusValue) = radiusEntry else {
-            throw fail("properties.radius", "missing: a Point fence needs its radius in metres "
-                + "(properties.radius or properties.radius_m)")
-        }
-        let radiusField = "properties." + radiusKey
-        guard let radius = JSONValue.number(radiusValue) else {
-            throw fail(radiusField, "is \(JSONValue.describe(radiusValue)), not a number of metres")
-        }
-        try check(radiusField) { () throws(FenceFieldProblem) in try FenceValidation.radius(radius) }
-
-        var region = Region(center: center, radius: radius, identifier: identifier)
-        region.sourceDatum = featureDatum
         for (key, keyPath) in [("notify_on_entry", \Region.notifyOnEntry), ("notify_on_exit", \.notifyOnExit)] {
             guard let value = properties[key], !JSONValue.isNull(value) else { continue }
             guard let flag = JSONValue.boolean(value) else {
@@ -132,35 +129,6 @@ enum FenceGeoJSONReader {
             region[keyPath: keyPath] = number
         }
         return region
-    }
-
-    /// The centre of a Point geometry; anything else is refused with the reason.
-    private static func point(
-        _ json: Any?, fail: (String?, String) -> FenceFileError
-    ) throws(FenceFileError) -> Coordinate {
-        guard let geometry = json as? [String: Any] else {
-            guard let json, !JSONValue.isNull(json) else {
-                throw fail("geometry", "missing: a fence needs a Point geometry")
-            }
-            throw fail("geometry", "is \(JSONValue.kind(json)), not a geometry object")
-        }
-        switch geometry["type"] as? String {
-        case "Point":
-            break
-        case let type? where ["Polygon", "MultiPolygon", "LineString", "MultiLineString", "MultiPoint",
-                              "GeometryCollection"].contains(type):
-            throw fail("geometry.type", "\(type) geometries are not supported yet: only Point features (circles with "
-                + "properties.radius) are read; polygons and corridors come in a later version")
-        default:
-            throw fail("geometry.type", "is \(JSONValue.describe(geometry["type"])), not a GeoJSON geometry type")
-        }
-        guard let position = geometry["coordinates"] as? [Any], (2...3).contains(position.count),
-              let longitude = JSONValue.number(position[0]), let latitude = JSONValue.number(position[1])
-        else {
-            throw fail("geometry.coordinates", "is \(JSONValue.describe(geometry["coordinates"])), "
-                + "not [longitude, latitude] in degrees")
-        }
-        return Coordinate(latitude: latitude, longitude: longitude)
     }
 }
 

@@ -54,6 +54,14 @@ enum FenceValidation {
         }
     }
 
+    /// A corridor's half-width: the same limits as a radius (the core's 1 m ... 50 km).
+    static func halfWidth(_ halfWidth: Double) throws(FenceFieldProblem) {
+        guard halfWidth.isFinite, halfWidth >= minimumRadius, halfWidth <= maximumRadius else {
+            throw FenceFieldProblem(message: "half-width \(FenceNumber.shortest(halfWidth)) m is outside "
+                + "\(FenceNumber.shortest(minimumRadius)) ... \(FenceNumber.shortest(maximumRadius)) m")
+        }
+    }
+
     /// The datum a cell or property names (`Datum(name:)`: wgs84, gcj02, tokyo, in any case, hyphens allowed).
     static func datum(_ text: String) throws(FenceFieldProblem) -> Datum {
         guard let datum = Datum(name: text) else {

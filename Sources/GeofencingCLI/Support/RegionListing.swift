@@ -1,0 +1,48 @@
+import Geofencing
+import GeofencingStore
+
+/// The rows of `geofence fences list`: one CSV line per region, every shape in the same columns.
+///
+/// `id,shape,lat,lon,radius_m,half_width_m,vertices,state`: shape is `circle`, `polygon` or `corridor`; lat,lon
+/// the circle's centre or the centre of the bounding box of all the shape's vertices (WGS-84, 7 decimals: 1 cm,
+/// as the map places its label); radius_m a circle's
+/// radius, half_width_m a corridor's, vertices a polygon's over all rings (a ring's closing vertex, equal to its
+/// first, not counted) or a corridor path's; a column that does not apply to the shape is empty.
+enum RegionListing {
+    static let header = "id,shape,lat,lon,radius_m,half_width_m,vertices,state\n"
+
+    static func row(_ region: Region, state: RegionState) -> String {
+        let kind: String, radius: String, halfWidth: String, vertices: String
+        switch region.shape {
+        case .circle(_, let r):
+            (kind, radius, halfWidth, vertices) = ("circle", JSONText.fixed(r, decimals: 3), "", "")
+        case .polygon(let rings):
+            let count = rings.reduce(0) { total, ring in
+                total + ring.count - (ring.count > 1 && ring.first == ring.last ? 1 : 0)
+            }
+            (kind, radius, halfWidth, vertices) = ("polygon", "", "", String(count))
+        case .corridor(let path, let width):
+            (kind, radius, halfWidth, vertices) = ("corridor", "", JSONText.fixed(width, decimals: 3), String(path.count))
+        }
+        let centre = Self.centre(of: region.shape)
+        return "\(CSVText.field(region.identifier)),\(kind),\(JSONText.fixed(centre.latitude, decimals: 7)),"
+            + "\(JSONText.fixed(centre.longitude, decimals: 7)),\(radius),\(halfWidth),\(vertices),"
+            + "\(state.rawValue)\n"
+    }
+
+    /// A circle's centre; the centre of the bounding box of every vertex of a polygon (all its rings and parts,
+    /// where `Region.center` takes the first ring's) or of a corridor's path.
+    static func centre(of shape: RegionShape) -> Coordinate {
+        guard case .polygon(let rings) = shape, let first = rings.first?.first else { return shape.center }
+        var south = first.latitude, north = first.latitude, west = first.longitude, east = first.longitude
+        for ring in rings {
+            for vertex in ring {
+                south = min(south, vertex.latitude)
+                north = max(north, vertex.latitude)
+                west = min(west, vertex.longitude)
+                east = max(east, vertex.longitude)
+            }
+        }
+        return Coordinate(latitude: (south + north) / 2, longitude: (west + east) / 2)
+    }
+}
