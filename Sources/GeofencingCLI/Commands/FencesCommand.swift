@@ -94,8 +94,8 @@ enum FencesCommand {
                 do {
                     Console.out(try FenceFile.csv(regions))
                 } catch {
-                    throw CLIError.failure("geofence fences export: store \(storePath): \(error); "
-                                           + "export it with --format geojson")
+                    // The writer's message already says to use GeoJSON (--format geojson).
+                    throw CLIError.failure("geofence fences export: store \(storePath): \(error) (--format geojson)")
                 }
             case let other: throw arguments.usageError("--format \(other): expected geojson or csv")
             }
