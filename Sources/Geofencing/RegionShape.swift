@@ -17,16 +17,35 @@ public enum RegionShape: Sendable, Hashable, CustomStringConvertible {
     /// a route, a road). Same limits as a polygon.
     case corridor(path: [Coordinate], halfWidth: Double)
 
-    /// The circle's centre, or the centre of the bounding box of the polygon's (all its rings') or corridor's vertices.
+    /// The circle's centre, or the centre of the bounding box of the polygon's (all its rings') or corridor's
+    /// vertices; not a valid coordinate when the shape has no valid vertex.
     public var center: Coordinate {
+        if case .circle(let center, _) = self { return center }
+        guard let box = boundingBox else { return Coordinate(latitude: .nan, longitude: .nan) }
+        return Coordinate(latitude: (box.southWest.latitude + box.northEast.latitude) / 2,
+                          longitude: (box.southWest.longitude + box.northEast.longitude) / 2)
+    }
+
+    /// The south-west and north-east corners of the box around the valid vertices (a circle: its centre, both
+    /// corners), in degrees of latitude and longitude; nil when there is none. Shapes never cross +-180 degrees, so
+    /// west <= east.
+    public var boundingBox: (southWest: Coordinate, northEast: Coordinate)? {
+        let points: [Coordinate]
         switch self {
-        case .circle(let center, _):
-            return center
-        case .polygon(let rings):
-            return Self.boxCenter(rings.flatMap { $0 })
-        case .corridor(let path, _):
-            return Self.boxCenter(path)
+        case .circle(let center, _): points = [center]
+        case .polygon(let rings): points = rings.flatMap { $0 }
+        case .corridor(let path, _): points = path
         }
+        let valid = points.filter(\.isValid)
+        guard let first = valid.first else { return nil }
+        var south = first.latitude, north = first.latitude, west = first.longitude, east = first.longitude
+        for point in valid {
+            south = min(south, point.latitude)
+            north = max(north, point.latitude)
+            west = min(west, point.longitude)
+            east = max(east, point.longitude)
+        }
+        return (Coordinate(latitude: south, longitude: west), Coordinate(latitude: north, longitude: east))
     }
 
     /// Whether this is a circle (the core measures a circle's distance exactly at any depth; a polygon's depth inside
@@ -59,17 +78,5 @@ public enum RegionShape: Sendable, Hashable, CustomStringConvertible {
         case .polygon(let rings): "polygon of \(rings.count) ring(s), \(vertexCount) vertices"
         case .corridor(let path, let halfWidth): "corridor of \(path.count) vertices, half-width \(halfWidth) m"
         }
-    }
-
-    private static func boxCenter(_ points: [Coordinate]) -> Coordinate {
-        guard let first = points.first else { return Coordinate(latitude: .nan, longitude: .nan) }
-        var south = first.latitude, north = first.latitude, west = first.longitude, east = first.longitude
-        for point in points {
-            south = min(south, point.latitude)
-            north = max(north, point.latitude)
-            west = min(west, point.longitude)
-            east = max(east, point.longitude)
-        }
-        return Coordinate(latitude: (south + north) / 2, longitude: (west + east) / 2)
     }
 }

@@ -111,21 +111,8 @@ struct MapOutline {
     /// The south-west and north-east corners of a shape's vertices, so the map's projection is centred on what is
     /// drawn (a circle: its centre).
     static func corners(of shape: RegionShape) -> [Coordinate] {
-        let points: [Coordinate]
-        switch shape {
-        case .circle(let center, _): return [center]
-        case .polygon(let rings): points = rings.flatMap { $0 }
-        case .corridor(let path, _): points = path
-        }
-        let valid = points.filter(\.isValid)
-        guard let first = valid.first else { return [] }
-        var south = first.latitude, north = first.latitude, west = first.longitude, east = first.longitude
-        for point in valid {
-            south = min(south, point.latitude)
-            north = max(north, point.latitude)
-            west = min(west, point.longitude)
-            east = max(east, point.longitude)
-        }
-        return [Coordinate(latitude: south, longitude: west), Coordinate(latitude: north, longitude: east)]
+        if case .circle(let center, _) = shape { return [center] }
+        guard let box = shape.boundingBox else { return [] }
+        return [box.southWest, box.northEast]
     }
 }

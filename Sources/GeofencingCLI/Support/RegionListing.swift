@@ -24,25 +24,9 @@ enum RegionListing {
         case .corridor(let path, let width):
             (kind, radius, halfWidth, vertices) = ("corridor", "", JSONText.fixed(width, decimals: 3), String(path.count))
         }
-        let centre = Self.centre(of: region.shape)
+        let centre = region.center
         return "\(CSVText.field(region.identifier)),\(kind),\(JSONText.fixed(centre.latitude, decimals: 7)),"
             + "\(JSONText.fixed(centre.longitude, decimals: 7)),\(radius),\(halfWidth),\(vertices),"
             + "\(state.rawValue)\n"
-    }
-
-    /// A circle's centre; the centre of the bounding box of every vertex of a polygon (all its rings and parts,
-    /// where `Region.center` takes the first ring's) or of a corridor's path.
-    static func centre(of shape: RegionShape) -> Coordinate {
-        guard case .polygon(let rings) = shape, let first = rings.first?.first else { return shape.center }
-        var south = first.latitude, north = first.latitude, west = first.longitude, east = first.longitude
-        for ring in rings {
-            for vertex in ring {
-                south = min(south, vertex.latitude)
-                north = max(north, vertex.latitude)
-                west = min(west, vertex.longitude)
-                east = max(east, vertex.longitude)
-            }
-        }
-        return Coordinate(latitude: (south + north) / 2, longitude: (west + east) / 2)
     }
 }
