@@ -46,6 +46,7 @@ extern const int64_t gf__zeta_table[181][5];
 extern const int64_t gf__cos_table[361][5];
 extern const int64_t gf__sin_table[361][5];
 extern const int64_t gf__lon_per_mm_table[91];
+extern const uint16_t gf__isqrt_seed_table[384];
 
 /* ECEF of a point on the ellipsoid (height 0). Requires |lat| <= 90 deg, |lon| <= 180 deg (checked by callers).
  * Error <= 0.5 q per axis (the final rounding; the arithmetic before it is exact to 1e-5 m). */
@@ -55,7 +56,7 @@ gf__ecef gf__ecef_of(gf_point p);
  * Error (against the ellipsoid's geodesic) <= 1.5 mm up to 50 km, then a lower bound growing as c^5. */
 int64_t gf__arc_mm(uint64_t c2);
 
-/* floor(sqrt(v)), bit by bit (gf_geodesy.c). */
+/* floor(sqrt(v)), exact for every v: a table seed and two Newton steps (gf_geodesy.c). */
 uint64_t gf__isqrt(uint64_t v);
 
 /* Squared chord between two ECEF points, in q^2. Never overflows (max (2a)^2 = 1.07e19 < 2^64). */

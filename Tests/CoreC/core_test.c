@@ -82,6 +82,7 @@ int main(int argc, char **argv) {
     printf("core_test: %s\n", argc > 1 ? argv[1] : "(no fixture given)");
     run("errors", test_errors);
     run("conversion", test_conversion);
+    run("isqrt", test_isqrt);
     run("geodesy sweep", test_geodesy_sweep);
     if (argc > 1) {
         unsigned long failed_before = failed;

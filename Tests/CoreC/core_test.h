@@ -84,6 +84,7 @@ long ct_alloc_live(void);
 void test_errors(void);
 void test_conversion(void);
 void test_geodesy_sweep(void);
+void test_isqrt(void);
 void test_accuracy(const char *csv_path);
 void test_index(void);
 void test_churn(void);
