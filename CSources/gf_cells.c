@@ -10,6 +10,7 @@
 
 #define GF__SLOTS_INITIAL 64u   /* hash slots; a power of two */
 #define GF__ARENA_INITIAL 256u  /* entries */
+_Static_assert(GF__SLOTS_INITIAL * GF__FILTER_BITS_PER_SLOT >= 8 * 64, "gf__filter_bit needs 8 filter words or more");
 
 /* Filter words for a slot count: GF__FILTER_BITS_PER_SLOT bits per slot, at least one word. */
 static size_t gf__filter_words(uint64_t slots) {
@@ -193,7 +194,14 @@ void gf__cells_add(gf__cells *cells, uint64_t key, const gf__entry *entry) {
         cell->offset = block;
         c++;
     }
-    cells->arena[cell->offset + count] = *entry;
+    /* Into its place in ascending slot order: the entries after it move up one. */
+    gf__entry *block = &cells->arena[cell->offset];
+    uint32_t at = count;
+    while (at > 0 && block[at - 1].slot > entry->slot) {
+        block[at] = block[at - 1];
+        at--;
+    }
+    block[at] = *entry;
     cell->count = (c << GF__COUNT_BITS) | (count + 1);
     cells->live++;
 }
@@ -207,7 +215,7 @@ int gf__cells_remove(gf__cells *cells, uint64_t key, uint32_t slot) {
     uint32_t at = 0;
     while (at < count && block[at].slot != slot) at++;
     if (at == count) return -1;
-    block[at] = block[count - 1];
+    memmove(&block[at], &block[at + 1], (count - 1 - at) * sizeof(gf__entry));  /* keeps the slot order */
     cells->live--;
     if (--count == 0) {
         gf__give_block(cells, cell->offset, c);

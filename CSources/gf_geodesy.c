@@ -67,7 +67,8 @@ gf__ecef gf__ecef_of(gf_point p) {
 }
 
 /* Shifts *v (> 0) left by an even count until one of its top two bits is set, and returns the count. Branch-free
- * and portable (no count-leading-zeros builtin): each step shifts by 32, 16, 8, 4 or 2 when the bits above are clear. */
+ * and portable (no count-leading-zeros builtin): each step shifts by 32, 16, 8, 4 or 2 when the bits above are
+ * clear. */
 static unsigned gf__normalise_pairs(uint64_t *v) {
     unsigned total = 0, step;
     step = (unsigned)((*v >> 32) == 0) << 5; *v <<= step; total += step;

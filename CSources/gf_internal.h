@@ -135,9 +135,12 @@ int gf__first_shared_cell(const gf__cell_rect *probe, const gf__cell_rect *fence
  *
  * Blocks live in one arena of entries and hold 2^c entries (c = 0..31, the block's class). A full block is replaced
  * by one of the next class; freed blocks go to a free list per class, linked through their first entry's `slot`.
- * Within a block, entries keep insertion order except that a removal moves the last entry into the hole.
+ * Within a block, entries are in ascending order of fence slot: the order in which a query reports a level's hits,
+ * and one that the cells of a level share, so a cursor can merge neighbouring cells' entries into the order a query
+ * in any one of them would report (gf_query.c). Adding or removing moves the entries after the place up or down one.
  * Invariants (checked by gf_table_verify):
- *   - a slot is empty iff its key is 0; an occupied slot has 1 <= count <= 2^class entries at arena[offset...];
+ *   - a slot is empty iff its key is 0; an occupied slot has 1 <= count <= 2^class entries at arena[offset...],
+ *     in strictly ascending slot order;
  *   - each key is reachable from its home slot without crossing an empty slot.
  */
 #define GF__NIL UINT32_MAX
@@ -181,8 +184,8 @@ typedef struct gf__cells {
      * key in the table (and possibly for keys deleted since the filter was last rebuilt). A clear bit proves a cell
      * absent without touching the slot array, which at 10^5 fences is ~8 MB (random queries miss every cache on
      * it) while the filter is 1/16 of that. False "maybe" rate: about (cells / filter bits) <= 0.7 / 8 just after
-     * a rebuild; deletions leave stale bits until the next rebuild (after as many deletions as there are cells, or
-     * when the slot array grows). */
+     * a rebuild (see gf__filter_bit); deletions leave stale bits until the next rebuild (after as many deletions as
+     * there are cells, or when the slot array grows). */
     uint64_t *filter;
     uint32_t filter_shift;  /* 64 - log2(filter bits) */
     uint32_t stale;         /* deletions since the filter was rebuilt */
@@ -190,10 +193,20 @@ typedef struct gf__cells {
 
 #define GF__FILTER_BITS_PER_SLOT 8u
 
-/* The filter bit of a key: a second multiplicative hash (a different odd constant than gf__cell_hash's, so that keys
- * sharing a hash slot do not share a filter bit). */
+/* The filter bit of a key. The cells of one level are grouped in blocks of 8 x 8 (rows and columns with the same
+ * bits above the lowest three); a block's 64 bits are one filter word, chosen by a second multiplicative hash of the
+ * block (a different odd constant than gf__cell_hash's, so that keys sharing a hash slot do not share a word), and
+ * the cell's place in the block is its bit. Why blocks: a vehicle enters a new cell of the finest level every few
+ * fixes, and a cursor looks up 2 x 2 of them at once (gf_query.c); most are empty, and with a word per 8 x 8 cells it
+ * finds that in a word it has just read instead of missing the cache on a random word each time. A random fix pays
+ * one word per level either way. False "maybe" rate: a word is shared by the blocks hashed to it, about
+ * (occupied blocks / words), which is the rate of a bit per key hash (cells / filter bits) when occupied cells are
+ * scattered one per block, and lower when they cluster. The filter has at least 8 words (gf_cells.c), so the shift
+ * stays under 64. */
 static inline uint64_t gf__filter_bit(uint64_t key, uint32_t filter_shift) {
-    return (key * 0xD6E8FEB86659FD93ULL) >> filter_shift;
+    const uint64_t in_block = ((uint64_t)7 << 24) | 7;  /* the low 3 bits of the row and of the column */
+    uint64_t word = ((key & ~in_block) * 0xD6E8FEB86659FD93ULL) >> (filter_shift + 6);
+    return (word << 6) | ((key >> 21) & 0x38) | (key & 7);
 }
 
 static inline int gf__filter_maybe(const gf__cells *cells, uint64_t key) {

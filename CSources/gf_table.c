@@ -440,6 +440,7 @@ gf_status gf_table_verify(const gf_table *table) {
         for (uint32_t e = 0; e < count; e++) {
             uint32_t fence = cells->arena[cell->offset + e].slot;
             if (fence >= table->slots_used || table->fences[fence].radius_mm == 0) return GF_ERR_CORRUPT;
+            if (e > 0 && cells->arena[cell->offset + e - 1].slot >= fence) return GF_ERR_CORRUPT;
         }
         entries += count;
     }

@@ -115,6 +115,35 @@ void test_tracked(void) {
     }
     CT_CHECK(agreed == steps, "tracked queries: %lu of %lu agreed with gf_query", agreed, steps);
 
+    /* Small fences spread thin (about one per 2 x 2 cells of the finest level, radii 1 .. 40 m, within 4 km of
+     * Brisbane): here the cursor remembers a wider area than one cell and merges the finest cells in it, so a fence
+     * of any of them may be the one a fix hits. Drives of 3 .. 30 m steps, margins 0 and up to 30 m. */
+    gf_table *sparse = NULL;
+    CT_STATUS(gf_table_create(TABLE_FENCES, &sparse), GF_OK, "gf_table_create");
+    for (size_t i = 0; i < TABLE_FENCES; i++) {
+        gf_point centre = ct_random_fix_near(&rng, places[0], 4000000);
+        uint32_t radius_mm = (uint32_t)ct_range(&rng, GF_RADIUS_MIN_MM, 40000);
+        gf_handle handle;
+        CT_STATUS(gf_fence_add(sparse, centre, radius_mm, &handle), GF_OK, "gf_fence_add");
+    }
+    unsigned long sparse_agreed = 0, sparse_steps = 0, sparse_hits_before = hits_seen;
+    gf_cursor_reset(&cursor);
+    for (size_t drive = 0; drive < 4; drive++) {
+        gf_point at = ct_random_fix_near(&rng, places[0], 2000000);
+        int64_t heading = ct_range(&rng, 0, 63);
+        int64_t step_mm = ct_range(&rng, 3000, 30000);
+        for (size_t i = 0; i < STEPS / 4; i++, sparse_steps++) {
+            at = drive_step(at, &heading, step_mm, &rng);
+            uint32_t margin_mm = drive % 2 == 0 ? 0 : (uint32_t)ct_range(&rng, 0, 30000);
+            sparse_agreed += (unsigned long)same_as_query(sparse, &cursor, at, margin_mm);
+        }
+    }
+    CT_CHECK(sparse_agreed == sparse_steps, "tracked queries among sparse small fences: %lu of %lu agreed",
+             sparse_agreed, sparse_steps);
+    CT_CHECK(hits_seen - sparse_hits_before > sparse_steps / 20, "sparse drives: only %lu hits in %lu fixes",
+             hits_seen - sparse_hits_before, sparse_steps);
+    gf_table_destroy(sparse);
+
     /* Errors: the same as gf_query's, plus a NULL cursor. */
     size_t count = 7;
     gf_hit hit;
@@ -127,8 +156,8 @@ void test_tracked(void) {
               "margin above the limit");
     gf_cursor_reset(NULL);  /* allowed, does nothing */
 
-    printf("tracked: %lu fixes on 8 drives over two tables with mutations between them (%lu hits), %lu equal to "
-           "gf_query\n", steps, hits_seen, agreed);
+    printf("tracked: %lu fixes on 8 drives over two tables with mutations between them and %lu among sparse small "
+           "fences (%lu hits), all compared with gf_query\n", steps, sparse_steps, hits_seen);
     gf_table_destroy(a);
     gf_table_destroy(b);
 }
