@@ -227,7 +227,8 @@ gf_status gf_corridor_add(gf_table *table, const gf_point *path, uint32_t count,
  *   hits, capacity: a caller-provided buffer of capacity entries (hits may be NULL when capacity is 0).
  *   count: set to the number of matching fences, which may exceed capacity.
  * Each matching fence appears once. The order is deterministic for a given sequence of table operations (the same on
- * every architecture) but otherwise unspecified.
+ * every architecture): index level by level, cell by cell, and within a cell by the fences' internal slots (the
+ * order they were added in, until removals free slots for reuse); nothing else is promised.
  * Returns GF_OK, GF_ERR_TRUNCATED when *count > capacity (the buffer holds capacity of the hits), GF_ERR_NULL,
  * GF_ERR_LATITUDE / GF_ERR_LONGITUDE (fix out of range), GF_ERR_MARGIN (margin_mm > GF_MARGIN_MAX_MM); on those
  * errors *count is 0 when count is not NULL.
@@ -240,10 +241,11 @@ gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
 
 /* ---- Tracking one vehicle (integer only, allocation-free) ------------------------------------------------------ */
 
-/* What gf_query_tracked remembers between the fixes of one vehicle: the index cells the last fix fell in, so that a
- * fix in the same cells (most fixes of a drive: the finest cells are 91 m or more) skips the hash lookups, and of
- * their entries the few whose fence box meets the finest of those cells, so that it tests only those fences (up to
- * GF_CURSOR_CANDIDATES; with more, all the cells' entries). Opaque storage,
+/* What gf_query_tracked remembers between the fixes of one vehicle: an area around the last fix and the index
+ * entries whose fence box meets it, so that a fix in the same area (most fixes of a drive) skips the hash lookups
+ * and tests only those fences. The area is 2 x 2 cells of the finest occupied index level (182 m or more on a side)
+ * when at most GF_CURSOR_CANDIDATES fences meet it; else the one finest cell, with its entries or, when more than
+ * GF_CURSOR_CANDIDATES meet even that, the cells themselves. Opaque storage,
  * owned by the caller (on the stack, in a struct: anywhere); no allocation, nothing to free.
  * A cursor belongs to one table at a time: any add, remove or move on that table makes it forget (checked on each
  * query), and it notices being used with another table, except with a new table created at the address of a
@@ -256,12 +258,12 @@ typedef struct gf_cursor {
     /* Private: read and written only by the library. */
     const struct gf_table *table_;  /* the table it remembers, or NULL */
     uint64_t epoch_;                /* that table's epoch (changed by every add, remove, move) */
-    uint32_t lat_lo_, lat_hi_;      /* the area (grid offsets) where a fix's cells are the ones below: */
-    uint32_t u_lo_, u_hi_;          /*   the last fix's cell of the finest occupied level */
-    uint32_t slot_[8];              /* the hash slots of the occupied cells there, in query order */
-    uint32_t slots_;                /* how many; UINT32_MAX when the cursor remembers nothing */
+    uint32_t lat_lo_, lat_hi_;      /* the area (grid offsets): 2 x 2 cells of the finest occupied level, or */
+    uint32_t u_lo_, u_hi_;          /*   one such cell */
+    uint32_t slot_[8];              /* one cell: the hash slots of the occupied cells holding it, in query order */
+    uint32_t slots_;                /* how many (0 for 2 x 2 cells); UINT32_MAX when the cursor remembers nothing */
     uint32_t candidates_;           /* how many of candidate_ hold; UINT32_MAX: too many, scan slot_'s cells */
-    uint32_t candidate_[GF_CURSOR_CANDIDATES];  /* the index entries of those cells whose box meets the area */
+    uint32_t candidate_[GF_CURSOR_CANDIDATES];  /* the index entries whose box meets the area, in query order */
 } gf_cursor;
 
 /* Makes a cursor remember nothing (also what zero-filled storage means). */
