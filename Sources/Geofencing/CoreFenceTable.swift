@@ -6,8 +6,10 @@ final class CoreFenceTable {
     private let table: OpaquePointer
     /// Reused query buffer: the query path allocates only when a fix has more hits than ever before.
     private var hits: UnsafeMutableBufferPointer<gf_hit>
-    /// The cells of the vehicle's last fix (gf_query_tracked), for the queries of consecutive fixes.
-    private var cursor = gf_cursor()
+    /// What gf_query_tracked remembers of the vehicle's last fix, for the queries of consecutive fixes. Behind a
+    /// pointer rather than a stored `var`: passing a class's stored property `&` costs a dynamic exclusivity check
+    /// (swift_beginAccess / swift_endAccess) on every query.
+    private let cursor: UnsafeMutablePointer<gf_cursor>
 
     init(capacity: Int) throws(RegionMonitorError) {
         var created: OpaquePointer?
@@ -15,11 +17,14 @@ final class CoreFenceTable {
         guard status == GF_OK, let created else { throw Self.error(status, capacity: capacity) }
         table = created
         hits = .allocate(capacity: 64)
+        cursor = .allocate(capacity: 1)
+        cursor.initialize(to: gf_cursor())
     }
 
     deinit {
         gf_table_destroy(table)
         hits.deallocate()
+        cursor.deallocate()
     }
 
     var count: Int { Int(gf_table_count(table)) }
@@ -71,7 +76,7 @@ final class CoreFenceTable {
         while true {
             var count = 0
             let status = tracking
-                ? gf_query_tracked(table, &cursor, point, marginMillimetres, hits.baseAddress, hits.count, &count)
+                ? gf_query_tracked(table, cursor, point, marginMillimetres, hits.baseAddress, hits.count, &count)
                 : gf_query(table, point, marginMillimetres, hits.baseAddress, hits.count, &count)
             if status == GF_ERR_TRUNCATED {
                 hits.deallocate()

@@ -20,8 +20,10 @@ final class CoreEngine {
 
     private let table: OpaquePointer
     private let hitBuffer: UnsafeMutableBufferPointer<gf_hit>
-    /// The drive's cursor (zero-filled: it remembers nothing yet).
-    private var cursor = gf_cursor()
+    /// The drive's cursor (zero-filled: it remembers nothing yet). Behind a pointer rather than a stored `var`: a
+    /// class's stored property passed `&` costs a dynamic exclusivity check (swift_beginAccess / swift_endAccess) on
+    /// every call, which is not the core's time.
+    private let cursor: UnsafeMutablePointer<gf_cursor>
     /// The fence index each handle stands for: only the agreement check needs it, never the timed loop.
     private let fenceIndexByHandle: [gf_handle: Int]
     /// Time and heap bytes of gf_table_create plus one gf_fence_add per fence.
@@ -34,12 +36,15 @@ final class CoreEngine {
         self.table = table
         buildCost = cost
         hitBuffer = .allocate(capacity: Self.hitCapacity)
+        cursor = .allocate(capacity: 1)
+        cursor.initialize(to: gf_cursor())
         fenceIndexByHandle = Dictionary(uniqueKeysWithValues: zip(handles, handles.indices))
     }
 
     deinit {
         gf_table_destroy(table)
         hitBuffer.deallocate()
+        cursor.deallocate()
     }
 
     /// What the table says it allocated (gf_table_memory), to print beside the measured heap bytes.
@@ -54,7 +59,7 @@ final class CoreEngine {
         for index in range {
             var count = 0
             let status = tracking
-                ? gf_query_tracked(table, &cursor, fixes[index].point, marginMillimetres, hitBuffer.baseAddress,
+                ? gf_query_tracked(table, cursor, fixes[index].point, marginMillimetres, hitBuffer.baseAddress,
                                    hitBuffer.count, &count)
                 : gf_query(table, fixes[index].point, marginMillimetres, hitBuffer.baseAddress, hitBuffer.count,
                            &count)

@@ -6,7 +6,7 @@ import CGeofence
 final class PolygonCoreEngine {
     private let table: OpaquePointer
     private let hitBuffer: UnsafeMutableBufferPointer<gf_hit>
-    private var cursor = gf_cursor()
+    private let cursor: UnsafeMutablePointer<gf_cursor>  // behind a pointer, as CoreEngine's (why: there)
     /// The shape index each handle stands for: only the agreement check needs it, never the timed loop.
     private let shapeIndexByHandle: [gf_handle: Int]
     /// Time and heap bytes of gf_table_create plus every gf_polygon_add / gf_corridor_add.
@@ -36,12 +36,15 @@ final class PolygonCoreEngine {
         self.table = table
         buildCost = cost
         hitBuffer = .allocate(capacity: CoreEngine.hitCapacity)
+        cursor = .allocate(capacity: 1)
+        cursor.initialize(to: gf_cursor())
         shapeIndexByHandle = Dictionary(uniqueKeysWithValues: zip(handles, handles.indices))
     }
 
     deinit {
         gf_table_destroy(table)
         hitBuffer.deallocate()
+        cursor.deallocate()
     }
 
     /// What the table says it allocated (gf_table_memory).
@@ -53,7 +56,7 @@ final class PolygonCoreEngine {
         for index in range {
             var count = 0
             let status = tracking
-                ? gf_query_tracked(table, &cursor, fixes[index], 0, hitBuffer.baseAddress, hitBuffer.count, &count)
+                ? gf_query_tracked(table, cursor, fixes[index], 0, hitBuffer.baseAddress, hitBuffer.count, &count)
                 : gf_query(table, fixes[index], 0, hitBuffer.baseAddress, hitBuffer.count, &count)
             guard status == GF_OK else {
                 throw CoreError(call: tracking ? "gf_query_tracked" : "gf_query", status: status)
