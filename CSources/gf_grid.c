@@ -1,44 +1,12 @@
 /*
- * gf_grid.c -- bounding boxes in e7 and the grid cells they cover (see "Bounding boxes and grid cells" in
- * gf_internal.h for the layout of the levels). Integer only.
+ * gf_grid.c -- the grid cells a bounding box covers (see "Bounding boxes and grid cells" in gf_internal.h for the
+ * layout of the levels; the boxes themselves, gf__box_around, are inline there). Integer only.
  *
  * Why boxes are conservative: a fence must be in every cell a fix that can hit it falls into. A box that is a little
- * too large only costs an extra candidate test; a box a millimetre too small loses a hit. So every extent below is
- * rounded up, with its scale factor a little above the true one.
+ * too large only costs an extra candidate test; a box a millimetre too small loses a hit. So every extent is rounded
+ * up, with its scale factor a little above the true one.
  */
 #include "gf_internal.h"
-
-/* Longitude extent, from the per-degree factor table (see lon_reach_table in scripts/gen_tables.py for the bound).
- * Returns -1 when the box reaches within 0.5 deg of a pole: then it covers every longitude.
- * distance_mm <= 1e8 and the factor <= 8.7e7 keep the product below 2^63. */
-static int64_t gf__lon_reach_e7(uint64_t distance_mm, int32_t lat_e7) {
-    uint32_t abs_lat = lat_e7 < 0 ? (uint32_t)-(int64_t)lat_e7 : (uint32_t)lat_e7;
-    int64_t per_mm = gf__lon_per_mm_table[(abs_lat + GF_E7_PER_DEGREE / 2) / GF_E7_PER_DEGREE];
-    if (per_mm == 0) return -1;
-    return (int64_t)((distance_mm * (uint64_t)per_mm + ((1u << 24) - 1)) >> 24) + 2;
-}
-
-gf__box gf__box_around(gf_point centre, uint64_t distance_mm) {
-    gf__box box;
-    int64_t lat_reach = gf__lat_reach_e7(distance_mm);
-    int64_t lo = (int64_t)centre.lat - lat_reach, hi = (int64_t)centre.lat + lat_reach;
-    box.lat_lo = (uint32_t)((lo < -GF_LAT_MAX_E7 ? -GF_LAT_MAX_E7 : lo) + GF_LAT_MAX_E7);
-    box.lat_hi = (uint32_t)((hi > GF_LAT_MAX_E7 ? GF_LAT_MAX_E7 : hi) + GF_LAT_MAX_E7);
-
-    int64_t lon_reach = gf__lon_reach_e7(distance_mm, centre.lat);
-    box.full_lon = lon_reach < 0 || 2 * lon_reach >= GF__LON_SPAN_E7;
-    if (box.full_lon) {
-        box.u_lo = 0;
-        box.u_hi = GF__LON_SPAN_E7 - 1;
-        return box;
-    }
-    int64_t u_lo = (int64_t)centre.lon + GF_LON_MAX_E7 - lon_reach;  /* > -3.6e9 */
-    if (u_lo < 0) u_lo += GF__LON_SPAN_E7;
-    if (u_lo >= GF__LON_SPAN_E7) u_lo -= GF__LON_SPAN_E7;          /* lon = +180 deg is u = 0 */
-    box.u_lo = u_lo;
-    box.u_hi = u_lo + 2 * lon_reach;
-    return box;
-}
 
 uint32_t gf__level_for(const gf__box *box) {
     int64_t extent = (int64_t)box->lat_hi - box->lat_lo;

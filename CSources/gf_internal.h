@@ -101,6 +101,10 @@ typedef struct gf__cell_rect {
     uint32_t col_lo[2], col_hi[2];
 } gf__cell_rect;
 
+/* Distance added to every box (fence, query and shape side) so that the <= 12 mm error of a computed distance can
+ * never make a hit fall outside the cells probed for it. */
+#define GF__BOX_SLACK_MM 50u
+
 /* Conservative latitude half-extent, in e7, of everything within distance_mm (<= 1e8) of a point.
  * Along a meridian one mm spans 1e-3 / M radians, M >= a (1 - e^2) = 6335439.3 m (the smallest meridional radius, at
  * the equator): 0.0904376 e7 per mm, and no path of length d changes latitude by more than d / M_min. Rounded up to
@@ -108,9 +112,39 @@ typedef struct gf__cell_rect {
 static inline int64_t gf__lat_reach_e7(uint64_t distance_mm) {
     return (int64_t)((distance_mm * 90500 + 999999) / 1000000) + 2;
 }
+/* Longitude half-extent, in e7, of everything within distance_mm (<= 1e8) of a point at latitude lat_e7, from the
+ * per-degree factor table (see lon_reach_table in scripts/gen_tables.py for the bound). Returns -1 when the box
+ * reaches within 0.5 deg of a pole: then it covers every longitude. The factor <= 8.7e7 keeps the product below
+ * 2^63. */
+static inline int64_t gf__lon_reach_e7(uint64_t distance_mm, int32_t lat_e7) {
+    uint32_t abs_lat = lat_e7 < 0 ? (uint32_t)-(int64_t)lat_e7 : (uint32_t)lat_e7;
+    int64_t per_mm = gf__lon_per_mm_table[(abs_lat + GF_E7_PER_DEGREE / 2) / GF_E7_PER_DEGREE];
+    if (per_mm == 0) return -1;
+    return (int64_t)((distance_mm * (uint64_t)per_mm + ((1u << 24) - 1)) >> 24) + 2;
+}
 /* The box of all points within distance_mm (<= 50 km + slack) of centre. Conservative: never smaller than the true
- * extent. */
-gf__box gf__box_around(gf_point centre, uint64_t distance_mm);
+ * extent. Inline: every query builds one, and its distance is usually a constant plus a zero margin. */
+static inline gf__box gf__box_around(gf_point centre, uint64_t distance_mm) {
+    gf__box box;
+    int64_t lat_reach = gf__lat_reach_e7(distance_mm);
+    int64_t lo = (int64_t)centre.lat - lat_reach, hi = (int64_t)centre.lat + lat_reach;
+    box.lat_lo = (uint32_t)((lo < -GF_LAT_MAX_E7 ? -GF_LAT_MAX_E7 : lo) + GF_LAT_MAX_E7);
+    box.lat_hi = (uint32_t)((hi > GF_LAT_MAX_E7 ? GF_LAT_MAX_E7 : hi) + GF_LAT_MAX_E7);
+
+    int64_t lon_reach = gf__lon_reach_e7(distance_mm, centre.lat);
+    box.full_lon = lon_reach < 0 || 2 * lon_reach >= GF__LON_SPAN_E7;
+    if (box.full_lon) {
+        box.u_lo = 0;
+        box.u_hi = GF__LON_SPAN_E7 - 1;
+        return box;
+    }
+    int64_t u_lo = (int64_t)centre.lon + GF_LON_MAX_E7 - lon_reach;  /* > -3.6e9 */
+    if (u_lo < 0) u_lo += GF__LON_SPAN_E7;
+    if (u_lo >= GF__LON_SPAN_E7) u_lo -= GF__LON_SPAN_E7;          /* lon = +180 deg is u = 0 */
+    box.u_lo = u_lo;
+    box.u_hi = u_lo + 2 * lon_reach;
+    return box;
+}
 /* The level a fence with this box belongs to. */
 uint32_t gf__level_for(const gf__box *box);
 /* The cells of level `level` that box overlaps. */
@@ -313,9 +347,13 @@ int gf__shape_test(const gf__shape *s, gf_point fix, gf__ecef *fix_ecef, int *fi
 /* A gf_cursor (geofence.h) has one row/col/slot per level a table can hold. */
 _Static_assert(GF__LEVEL_COUNT == 8, "gf_cursor's arrays have GF__LEVEL_COUNT entries");
 
-/* The boxes and cells of fences and queries, with the slack that absorbs distance errors (gf_table.c). */
-gf__box gf__fence_box(gf_point centre, uint32_t radius_mm);
-gf__box gf__query_box(gf_point fix, uint32_t margin_mm);
+/* The boxes of fences and queries, with the slack that absorbs distance errors. */
+static inline gf__box gf__fence_box(gf_point centre, uint32_t radius_mm) {
+    return gf__box_around(centre, (uint64_t)radius_mm + GF__BOX_SLACK_MM);
+}
+static inline gf__box gf__query_box(gf_point fix, uint32_t margin_mm) {
+    return gf__box_around(fix, (uint64_t)margin_mm + GF__BOX_SLACK_MM);
+}
 /* The cells of the fence (circle or shape) in a live slot. */
 gf__cell_rect gf__slot_rect(const gf_table *table, uint32_t slot);
 

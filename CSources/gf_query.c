@@ -3,7 +3,8 @@
  * Integer only, allocation-free, reads the table only (safe for concurrent readers, see THREADING in geofence.h).
  *
  * Per fix: the query box (fix +- margin, in e7), then per occupied level the cells it overlaps (one in the common
- * case; with a cursor, the cells of the last fix when the box is still in them), then per fence in those cells a
+ * case, looked up for all levels together; with a cursor, none while the box stays in the area around an earlier
+ * fix: the cursor remembers that area's entries), then per fence in those cells a
  * 20-byte entry: a box compare in e7. Only for fences whose box overlaps the query's: the fix's ECEF (once), the
  * fence record, a squared chord compared with the squared reach, and for the few that pass a square root for the
  * signed distance.
@@ -12,7 +13,7 @@
 
 /* Fence boxes never reach beyond this latitude: 85 deg plus the extent of a 50 km fence (with the box slack). */
 static int32_t gf__fence_lat_reach_e7(void) {
-    return (int32_t)(GF_FENCE_LAT_MAX_E7 + gf__lat_reach_e7((uint64_t)GF_RADIUS_MAX_MM + 50));
+    return (int32_t)(GF_FENCE_LAT_MAX_E7 + gf__lat_reach_e7((uint64_t)GF_RADIUS_MAX_MM + GF__BOX_SLACK_MM));
 }
 
 /* The query's box as the entries hold theirs (see gf__entry). */
@@ -149,7 +150,8 @@ static int gf__gather(const gf__cells *cells, const gf__cell *cell, const gf_cur
     return 1;
 }
 
-/* The wide area around the box (see above); found[i]: the hash slot of level i's cell holding the box, or GF__NIL.
+/* The wide area around the box (see above); found[i], i >= 1: the hash slot of level i's cell holding the box, or
+ * GF__NIL (found[0] is not read: the finest level's cells are looked up here).
  * Returns 0 when its entries do not fit in the cursor. Order: a query box inside one finest cell reports that
  * cell's hits in slot order (blocks are sorted by slot), and the merged, repeat-free list of the 2 x 2 cells keeps
  * slot order, so its entries that meet the box are that cell's, in that order. Coarser levels have one cell. */
@@ -233,6 +235,69 @@ static void gf__remember_narrow(const gf_table *table, gf_cursor *cursor, const 
     cursor->candidates_ = n;
 }
 
+/* The hash slots of the cells holding the box's south-west corner at the table's levels first .. level_count - 1:
+ * found[i], GF__NIL where there is none. Three passes over the levels (the filter words, then the home slots of the
+ * cells the filter does not rule out, then their probe sequences) rather than one level after another: a fix in a
+ * new place misses the cache on each level's filter word and hash slot, and loads that do not wait for one
+ * another's results can overlap. Measured with a standalone C loop of random fixes over uniform fences (medians of
+ * 9 and 5 alternating runs): 10^5 fences 415 -> 377 ns, 10^6 1,328 -> 1,117 ns, for ~7 more instructions. */
+static void gf__lookup_levels(const gf_table *table, const gf__box *box, uint32_t first, uint32_t *found) {
+    const gf__cells *cells = &table->cells;
+    const uint32_t n = table->level_count;
+    uint64_t key[GF__LEVEL_COUNT], home_key[GF__LEVEL_COUNT];
+    uint32_t home[GF__LEVEL_COUNT], maybe = 0;
+    for (uint32_t i = first; i < n; i++) {
+        uint32_t level = table->levels[i];
+        key[i] = gf__cell_key(level, box->lat_lo >> level, (uint32_t)(box->u_lo >> level));
+        maybe |= (uint32_t)gf__filter_maybe(cells, key[i]) << i;
+    }
+    for (uint32_t i = first; i < n; i++) {
+        found[i] = GF__NIL;
+        if (!((maybe >> i) & 1u)) continue;
+        home[i] = gf__cell_hash(key[i], cells->shift);
+        home_key[i] = cells->slots[home[i]].key;
+    }
+    for (uint32_t i = first; i < n; i++) {
+        if (!((maybe >> i) & 1u) || home_key[i] == 0) continue;  /* an empty home slot: absent */
+        if (home_key[i] == key[i]) {
+            found[i] = home[i];
+        } else {
+            const gf__cell *cell = gf__cells_find(cells, key[i]);  /* further along the probe sequence, or absent */
+            if (cell != NULL) found[i] = (uint32_t)(cell - cells->slots);
+        }
+    }
+}
+
+/* Makes the cursor remember the area around a box that lies in one cell of every level: the wide area when its
+ * entries fit, else the finest cell. The box lies in the area either way (the area is the finest cell holding the
+ * box's south-west corner, or the 2 x 2 block holding that cell). */
+static void gf__remember(const gf_table *table, gf_cursor *cursor, const gf__box *box) {
+    uint32_t found[GF__LEVEL_COUNT];  /* per level: the hash slot of the cell holding the box, or GF__NIL */
+    gf__lookup_levels(table, box, 1, found);
+    cursor->table_ = table;
+    cursor->epoch_ = table->epoch;
+    /* The wide area looks up the finest level's cells itself; the narrow one needs the box's. */
+    if (gf__remember_wide(table, cursor, box, found)) return;
+    uint32_t finest = table->levels[0];
+    found[0] = gf__lookup(&table->cells, gf__cell_key(finest, box->lat_lo >> finest, (uint32_t)(box->u_lo >> finest)));
+    gf__remember_narrow(table, cursor, box, found);
+}
+
+/* Tests what the cursor remembers against a query box inside its area and inside one finest cell: the entries that
+ * meet the area (the others cannot meet the box), or, in a narrow area whose entries did not fit, its cells. The
+ * order is gf_query's: see gf__remember_wide. */
+static void gf__test_remembered(const gf_table *table, const gf_cursor *cursor, int64_t margin_q, uint32_t margin_mm,
+                                gf__sink *sink) {
+    const gf__cells *cells = &table->cells;
+    if (cursor->candidates_ != GF__NIL) {
+        for (uint32_t i = 0; i < cursor->candidates_; i++)
+            gf__test_entry(table, &cells->arena[cursor->candidate_[i]], margin_q, margin_mm, NULL, 0, 0, sink);
+    } else {
+        for (uint32_t i = 0; i < cursor->slots_; i++)
+            gf__scan_cell(table, &cells->slots[cursor->slot_[i]], margin_q, margin_mm, NULL, 0, 0, sink);
+    }
+}
+
 /* Tests every occupied cell of the rect's level that lies in the rect, found by reading the whole slot array. */
 static void gf__scan_level(const gf_table *table, const gf__cell_rect *rect, int64_t margin_q, uint32_t margin_mm,
                            gf__sink *sink) {
@@ -289,49 +354,48 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
                      {0, 0, 0}, 0, hits, capacity, 0};
     const gf__cells *cells = &table->cells;
 
-    /* The cursor's memory holds for this table as it is now. */
-    const int cursor_current = cursor != NULL && cursor->table_ == table && cursor->epoch_ == table->epoch;
-    if (cursor_current && cursor->slots_ != GF__NIL && box.lat_lo >= cursor->lat_lo_ && box.lat_hi <= cursor->lat_hi_
-        && box.u_lo >= cursor->u_lo_ && box.u_hi <= cursor->u_hi_
-        && ((box.lat_lo ^ box.lat_hi) >> table->levels[0]) == 0
-        && (((uint64_t)box.u_lo ^ (uint64_t)box.u_hi) >> table->levels[0]) == 0) {
-        /* The box lies in the cursor's area and in one finest cell: no lookups, only the entries that meet the area
-         * (the others cannot meet the box), or in a narrow area whose entries did not fit, its cells. */
-        if (cursor->candidates_ != GF__NIL) {
-            for (uint32_t i = 0; i < cursor->candidates_; i++)
-                gf__test_entry(table, &cells->arena[cursor->candidate_[i]], margin_q, margin_mm, NULL, 0, 0, &sink);
-        } else {
-            for (uint32_t i = 0; i < cursor->slots_; i++)
-                gf__scan_cell(table, &cells->slots[cursor->slot_[i]], margin_q, margin_mm, NULL, 0, 0, &sink);
-        }
+    /* A box inside one cell of the finest occupied level is inside one cell of every level (the levels' cells nest),
+     * so a query probes one cell per level; the seam's narrower last column is left to the general loop. */
+    const uint32_t finest = table->level_count > 0 ? table->levels[0] : GF__LEVEL_MAX;
+    const int one_cell = box.u_hi < GF__LON_SPAN_E7 && ((box.lat_lo ^ box.lat_hi) >> finest) == 0
+                         && (((uint64_t)box.u_lo ^ (uint64_t)box.u_hi) >> finest) == 0;
+    if (cursor != NULL && table->level_count > 0 && one_cell) {
+        /* The cursor's memory holds for this table as it is now and for an area around the box: no lookups. */
+        const int current = cursor->table_ == table && cursor->epoch_ == table->epoch && cursor->slots_ != GF__NIL
+                            && box.lat_lo >= cursor->lat_lo_ && box.lat_hi <= cursor->lat_hi_
+                            && box.u_lo >= cursor->u_lo_ && box.u_hi <= cursor->u_hi_;
+        if (!current) gf__remember(table, cursor, &box);
+        gf__test_remembered(table, cursor, margin_q, margin_mm, &sink);
         *count = sink.count;
         return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
     }
 
-    uint32_t found[GF__LEVEL_COUNT];  /* per level: the hash slot of the cell holding the box, or GF__NIL */
-    int single_cells = 1;  /* the box lies in one cell at every level */
-    for (uint32_t i = 0; i < table->level_count; i++) {
-        uint32_t level = table->levels[i];
-        uint32_t row = box.lat_lo >> level, col = (uint32_t)(box.u_lo >> level);
-        found[i] = GF__NIL;
-        /* The common case: the query box lies in one cell of this level (and does not cross the +-180 seam, where
-         * the last, narrower column would shift to the same column number as the far side). */
-        if ((box.lat_hi >> level) != row || box.u_hi >= GF__LON_SPAN_E7 || (uint32_t)(box.u_hi >> level) != col) {
-            single_cells = 0;
-            gf__scan_rect(table, &box, level, margin_q, margin_mm, &sink);
-            continue;
+    if (one_cell) {
+        /* The common case: one cell per level, looked up together. */
+        uint32_t found[GF__LEVEL_COUNT];
+        gf__lookup_levels(table, &box, 0, found);
+        for (uint32_t i = 0; i < table->level_count; i++)
+            if (found[i] != GF__NIL) gf__scan_cell(table, &cells->slots[found[i]], margin_q, margin_mm, NULL, 0, 0, &sink);
+    } else {
+        for (uint32_t i = 0; i < table->level_count; i++) {
+            uint32_t level = table->levels[i];
+            uint32_t row = box.lat_lo >> level, col = (uint32_t)(box.u_lo >> level);
+            /* Levels whose cells are large enough still hold the box in one cell (but not across the +-180 seam,
+             * where the last, narrower column would shift to the same column number as the far side). */
+            if ((box.lat_hi >> level) != row || box.u_hi >= GF__LON_SPAN_E7 || (uint32_t)(box.u_hi >> level) != col) {
+                gf__scan_rect(table, &box, level, margin_q, margin_mm, &sink);
+                continue;
+            }
+            uint32_t slot = gf__lookup(cells, gf__cell_key(level, row, col));
+            if (slot != GF__NIL) gf__scan_cell(table, &cells->slots[slot], margin_q, margin_mm, NULL, row, col, &sink);
         }
-        uint32_t slot = gf__lookup(cells, gf__cell_key(level, row, col));
-        if (slot == GF__NIL) continue;
-        found[i] = slot;
-        gf__scan_cell(table, &cells->slots[slot], margin_q, margin_mm, NULL, row, col, &sink);
     }
     if (cursor != NULL) {
+        /* No cursor area around a box across cells (a margin wider than the finest cells, or the seam): it remembers
+         * nothing. */
         cursor->table_ = table;
         cursor->epoch_ = table->epoch;
         cursor->slots_ = GF__NIL;
-        if (single_cells && table->level_count > 0 && !gf__remember_wide(table, cursor, &box, found))
-            gf__remember_narrow(table, cursor, &box, found);
     }
     *count = sink.count;
     return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;

@@ -88,7 +88,7 @@ static void gf__edge_box(const gf__shape *s, uint32_t i, int64_t *lon_lo, int64_
     /* The W-neighbourhood of a lon/lat-straight edge: its latitude reach is W's; its longitude reach is largest at
      * the poleward end, whose box gf__box_around gives (both ends' boxes, so either may be it). */
     for (int end = 0; end < 2; end++) {
-        gf__box box = gf__box_around(end == 0 ? a : b, (uint64_t)s->half_width_mm + 50);
+        gf__box box = gf__box_around(end == 0 ? a : b, (uint64_t)s->half_width_mm + GF__BOX_SLACK_MM);
         int64_t lo = (int64_t)box.u_lo - GF_LON_MAX_E7, hi = box.u_hi - GF_LON_MAX_E7;
         if (box.full_lon) lo = -GF_LON_MAX_E7, hi = GF_LON_MAX_E7;
         int64_t centre_lon = end == 0 ? a.lon : b.lon;
@@ -295,7 +295,7 @@ gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, u
 
     /* The index box: the vertices' box (corridors: grown by W), plus the core's slack. */
     gf_point sw = {(int32_t)(lat_lo < -GF_LAT_MAX_E7 ? -GF_LAT_MAX_E7 : lat_lo), 0};
-    gf__box slack = gf__box_around(sw, 50);
+    gf__box slack = gf__box_around(sw, GF__BOX_SLACK_MM);
     int64_t lat_slack = (int64_t)slack.lat_hi - slack.lat_lo, lon_slack = slack.u_hi - slack.u_lo;
     int64_t box_lat_lo = lat_lo - lat_slack, box_lat_hi = lat_hi + lat_slack;
     if (box_lat_lo < -GF_LAT_MAX_E7) box_lat_lo = -GF_LAT_MAX_E7;
@@ -539,7 +539,7 @@ int gf__shape_test(const gf__shape *s, gf_point fix, gf__ecef *fix_ecef, int *fi
     /* The cells to search: those the query box (fix +- margin) overlaps (a corridor's edges are in every cell their
      * half-width reaches, so that is enough for it), and for a polygon at least the fix's cell and its neighbours,
      * so that an inside fix's distance is exact within a cell of the boundary. */
-    gf__box box = gf__box_around(fix, (uint64_t)margin_mm + 50);
+    gf__box box = gf__box_around(fix, (uint64_t)margin_mm + GF__BOX_SLACK_MM);
     int64_t lon_reach = ((int64_t)box.u_hi - box.u_lo) / 2;  /* the box is fix.lon +- that (modulo 360 deg) */
     int64_t lon_lo = box.full_lon ? -GF_LON_MAX_E7 : fix_lon - lon_reach;
     int64_t lon_hi = box.full_lon ? GF_LON_MAX_E7 : fix_lon + lon_reach;

@@ -10,18 +10,6 @@
 
 #define GF__SLOTS_INITIAL 64u
 
-/* Distance added to every box (fence and query side) so that the <= 12 mm error of a computed distance can never
- * make a hit fall outside the cells probed for it. */
-#define GF__BOX_SLACK_MM 50u
-
-gf__box gf__fence_box(gf_point centre, uint32_t radius_mm) {
-    return gf__box_around(centre, (uint64_t)radius_mm + GF__BOX_SLACK_MM);
-}
-
-gf__box gf__query_box(gf_point fix, uint32_t margin_mm) {
-    return gf__box_around(fix, (uint64_t)margin_mm + GF__BOX_SLACK_MM);
-}
-
 gf_status gf_table_create(uint32_t capacity, gf_table **out) {
     if (out == NULL) return GF_ERR_NULL;
     *out = NULL;
