@@ -34,6 +34,16 @@ typedef struct gf__sink {
     size_t count;
 } gf__sink;
 
+static inline gf__sink gf__sink_start(gf_point fix, gf__query_span span, gf_hit *hits, size_t capacity) {
+    gf__sink sink = {fix, span, {0, 0, 0}, 0, hits, capacity, 0};
+    return sink;
+}
+
+/* The margin in q (for the chord test), rounded up. */
+static inline int64_t gf__margin_q(uint32_t margin_mm) {
+    return ((int64_t)margin_mm * GF__Q_PER_M + 999) / 1000;
+}
+
 static void gf__emit(gf__sink *sink, gf_handle handle, int64_t distance_mm) {
     if (sink->count < sink->capacity) {
         sink->hits[sink->count].handle = handle;
@@ -268,19 +278,42 @@ static void gf__lookup_levels(const gf_table *table, const gf__box *box, uint32_
     }
 }
 
+/* Remembers the half-extents of a query box with this margin anywhere in the cursor's area, so that the next fix can
+ * be placed in the area before its box is built (gf__query). Latitude: gf__box_around's, which depends only on the
+ * margin. Longitude: the larger of the two at the area's southern and northern edges; per-degree factors grow with
+ * |latitude|, and |latitude| over the area is largest at one of its edges, so no fix in the area has a wider box. A
+ * box built with it may be a little wider than gf_query's, which only adds fences to the exact test: the hits and
+ * their order are the same. None near a pole (a box covering every longitude). */
+static void gf__remember_reach(gf_cursor *cursor, uint32_t margin_mm) {
+    uint64_t distance_mm = (uint64_t)margin_mm + GF__BOX_SLACK_MM;
+    /* The area's edges as latitudes; a coarse cell's may lie beyond a pole, where no fix can be. */
+    int64_t north_edge = (int64_t)cursor->lat_hi_ - GF_LAT_MAX_E7;
+    int32_t south = (int32_t)((int64_t)cursor->lat_lo_ - GF_LAT_MAX_E7);
+    int32_t north = (int32_t)(north_edge > GF_LAT_MAX_E7 ? GF_LAT_MAX_E7 : north_edge);
+    int64_t lon_south = gf__lon_reach_e7(distance_mm, south), lon_north = gf__lon_reach_e7(distance_mm, north);
+    cursor->margin_mm_ = UINT32_MAX;
+    if (lon_south < 0 || lon_north < 0) return;
+    cursor->lat_reach_ = (uint32_t)gf__lat_reach_e7(distance_mm);
+    cursor->lon_reach_ = (uint32_t)(lon_south > lon_north ? lon_south : lon_north);
+    cursor->margin_mm_ = margin_mm;
+}
+
 /* Makes the cursor remember the area around a box that lies in one cell of every level: the wide area when its
  * entries fit, else the finest cell. The box lies in the area either way (the area is the finest cell holding the
  * box's south-west corner, or the 2 x 2 block holding that cell). */
-static void gf__remember(const gf_table *table, gf_cursor *cursor, const gf__box *box) {
+static void gf__remember(const gf_table *table, gf_cursor *cursor, const gf__box *box, uint32_t margin_mm) {
     uint32_t found[GF__LEVEL_COUNT];  /* per level: the hash slot of the cell holding the box, or GF__NIL */
     gf__lookup_levels(table, box, 1, found);
     cursor->table_ = table;
     cursor->epoch_ = table->epoch;
     /* The wide area looks up the finest level's cells itself; the narrow one needs the box's. */
-    if (gf__remember_wide(table, cursor, box, found)) return;
-    uint32_t finest = table->levels[0];
-    found[0] = gf__lookup(&table->cells, gf__cell_key(finest, box->lat_lo >> finest, (uint32_t)(box->u_lo >> finest)));
-    gf__remember_narrow(table, cursor, box, found);
+    if (!gf__remember_wide(table, cursor, box, found)) {
+        uint32_t finest = table->levels[0];
+        found[0] = gf__lookup(&table->cells,
+                              gf__cell_key(finest, box->lat_lo >> finest, (uint32_t)(box->u_lo >> finest)));
+        gf__remember_narrow(table, cursor, box, found);
+    }
+    gf__remember_reach(cursor, margin_mm);
 }
 
 /* Tests what the cursor remembers against a query box inside its area and inside one finest cell: the entries that
@@ -342,6 +375,25 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
     if (fix.lon < -GF_LON_MAX_E7 || fix.lon > GF_LON_MAX_E7) return GF_ERR_LONGITUDE;
     if (margin_mm > GF_MARGIN_MAX_MM) return GF_ERR_MARGIN;
 
+    /* A fix whose box, with the cursor's reaches, lies in the cursor's area and in one finest cell: answered from
+     * what the cursor remembers, without building the box as gf_query does (the fix is then in range, too). */
+    if (cursor != NULL && cursor->table_ == table && cursor->epoch_ == table->epoch && cursor->slots_ != GF__NIL
+        && cursor->margin_mm_ == margin_mm) {
+        int64_t lat_lo = (int64_t)fix.lat + GF_LAT_MAX_E7 - cursor->lat_reach_;
+        int64_t lat_hi = (int64_t)fix.lat + GF_LAT_MAX_E7 + cursor->lat_reach_;
+        int64_t u_lo = (int64_t)fix.lon + GF_LON_MAX_E7 - cursor->lon_reach_;
+        int64_t u_hi = (int64_t)fix.lon + GF_LON_MAX_E7 + cursor->lon_reach_;
+        const uint32_t finest = table->levels[0];  /* a cursor remembers an area only in a table with levels */
+        if (lat_lo >= cursor->lat_lo_ && lat_hi <= cursor->lat_hi_ && u_lo >= cursor->u_lo_ && u_hi <= cursor->u_hi_
+            && ((lat_lo ^ lat_hi) >> finest) == 0 && ((u_lo ^ u_hi) >> finest) == 0) {
+            gf__query_span span = {(uint32_t)lat_lo, (uint32_t)lat_hi, (uint32_t)u_lo, (uint32_t)(u_hi - u_lo)};
+            gf__sink sink = gf__sink_start(fix, span, hits, capacity);
+            gf__test_remembered(table, cursor, gf__margin_q(margin_mm), margin_mm, &sink);
+            *count = sink.count;
+            return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
+        }
+    }
+
     gf__box box = gf__query_box(fix, margin_mm);
     uint32_t south = (uint32_t)(GF_LAT_MAX_E7 - gf__fence_lat_reach_e7());  /* as grid offsets */
     uint32_t north = (uint32_t)(GF_LAT_MAX_E7 + gf__fence_lat_reach_e7());
@@ -349,9 +401,9 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
     if (box.lat_lo < south) box.lat_lo = south;
     if (box.lat_hi > north) box.lat_hi = north;
 
-    int64_t margin_q = ((int64_t)margin_mm * GF__Q_PER_M + 999) / 1000;
-    gf__sink sink = {fix, {box.lat_lo, box.lat_hi, (uint32_t)box.u_lo, (uint32_t)(box.u_hi - box.u_lo)},
-                     {0, 0, 0}, 0, hits, capacity, 0};
+    int64_t margin_q = gf__margin_q(margin_mm);
+    gf__query_span span = {box.lat_lo, box.lat_hi, (uint32_t)box.u_lo, (uint32_t)(box.u_hi - box.u_lo)};
+    gf__sink sink = gf__sink_start(fix, span, hits, capacity);
     const gf__cells *cells = &table->cells;
 
     /* A box inside one cell of the finest occupied level is inside one cell of every level (the levels' cells nest),
@@ -364,7 +416,7 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
         const int current = cursor->table_ == table && cursor->epoch_ == table->epoch && cursor->slots_ != GF__NIL
                             && box.lat_lo >= cursor->lat_lo_ && box.lat_hi <= cursor->lat_hi_
                             && box.u_lo >= cursor->u_lo_ && box.u_hi <= cursor->u_hi_;
-        if (!current) gf__remember(table, cursor, &box);
+        if (!current) gf__remember(table, cursor, &box, margin_mm);
         gf__test_remembered(table, cursor, margin_q, margin_mm, &sink);
         *count = sink.count;
         return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;

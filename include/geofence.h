@@ -260,6 +260,8 @@ typedef struct gf_cursor {
     uint64_t epoch_;                /* that table's epoch (changed by every add, remove, move) */
     uint32_t lat_lo_, lat_hi_;      /* the area (grid offsets): 2 x 2 cells of the finest occupied level, or */
     uint32_t u_lo_, u_hi_;          /*   one such cell */
+    uint32_t margin_mm_;            /* the margin the reaches below are for; UINT32_MAX: none */
+    uint32_t lat_reach_, lon_reach_; /* a query box's half-extents (e7) for that margin, the largest in the area */
     uint32_t slot_[8];              /* one cell: the hash slots of the occupied cells holding it, in query order */
     uint32_t slots_;                /* how many (0 for 2 x 2 cells); UINT32_MAX when the cursor remembers nothing */
     uint32_t candidates_;           /* how many of candidate_ hold; UINT32_MAX: too many, scan slot_'s cells */

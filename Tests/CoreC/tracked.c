@@ -144,6 +144,38 @@ void test_tracked(void) {
              hits_seen - sparse_hits_before, sparse_steps);
     gf_table_destroy(sparse);
 
+    /* Only large fences, near the fence latitude limit: the finest occupied level is a coarse one, whose cells (and the
+     * cursor's area) reach past the poles, and longitude extents grow fast with latitude, so the half-extents the
+     * cursor keeps for its area must be the largest in it. Drives of 1 .. 10 km steps toward and over the poles. */
+    gf_table *polar = NULL;
+    enum { POLAR_FENCES = 1000, POLAR_STEPS = 4000 };
+    CT_STATUS(gf_table_create(POLAR_FENCES, &polar), GF_OK, "gf_table_create");
+    for (size_t i = 0; i < POLAR_FENCES; i++) {
+        gf_point centre = {(int32_t)ct_range(&rng, 700000000, GF_FENCE_LAT_MAX_E7),
+                           (int32_t)ct_range(&rng, -GF_LON_MAX_E7, GF_LON_MAX_E7)};
+        if (i % 2 == 1) centre.lat = -centre.lat;
+        gf_handle handle;
+        CT_STATUS(gf_fence_add(polar, centre, (uint32_t)ct_range(&rng, 20000000, GF_RADIUS_MAX_MM), &handle), GF_OK,
+                  "gf_fence_add");
+    }
+    unsigned long polar_agreed = 0, polar_steps = 0, polar_hits_before = hits_seen;
+    gf_cursor_reset(&cursor);
+    for (size_t drive = 0; drive < 4; drive++) {
+        gf_point at = {drive % 2 == 0 ? 820000000 : -820000000, (int32_t)ct_range(&rng, -GF_LON_MAX_E7, GF_LON_MAX_E7)};
+        int64_t heading = ct_range(&rng, 0, 63);
+        int64_t step_mm = ct_range(&rng, 1000000, 10000000);
+        for (size_t i = 0; i < POLAR_STEPS / 4; i++, polar_steps++) {
+            at = drive_step(at, &heading, step_mm, &rng);
+            uint32_t margin_mm = drive < 2 ? 0 : (uint32_t)ct_range(&rng, 0, 100000);
+            polar_agreed += (unsigned long)same_as_query(polar, &cursor, at, margin_mm);
+        }
+    }
+    CT_CHECK(polar_agreed == polar_steps, "tracked queries among large polar fences: %lu of %lu agreed", polar_agreed,
+             polar_steps);
+    CT_CHECK(hits_seen - polar_hits_before > polar_steps / 20, "polar drives: only %lu hits in %lu fixes",
+             hits_seen - polar_hits_before, polar_steps);
+    gf_table_destroy(polar);
+
     /* Errors: the same as gf_query's, plus a NULL cursor. */
     size_t count = 7;
     gf_hit hit;
@@ -156,8 +188,9 @@ void test_tracked(void) {
               "margin above the limit");
     gf_cursor_reset(NULL);  /* allowed, does nothing */
 
-    printf("tracked: %lu fixes on 8 drives over two tables with mutations between them and %lu among sparse small "
-           "fences (%lu hits), all compared with gf_query\n", steps, sparse_steps, hits_seen);
+    printf("tracked: %lu fixes on 8 drives over two tables with mutations between them, %lu among sparse small "
+           "fences and %lu among large polar ones (%lu hits), all compared with gf_query\n", steps, sparse_steps,
+           polar_steps, hits_seen);
     gf_table_destroy(a);
     gf_table_destroy(b);
 }
