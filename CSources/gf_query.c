@@ -442,13 +442,8 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
             if (slot != GF__NIL) gf__scan_cell(table, &cells->slots[slot], margin_q, margin_mm, NULL, row, col, &sink);
         }
     }
-    if (cursor != NULL) {
-        /* No cursor area around a box across cells (a margin wider than the finest cells, or the seam): it remembers
-         * nothing. */
-        cursor->table_ = table;
-        cursor->epoch_ = table->epoch;
-        cursor->slots_ = GF__NIL;
-    }
+    /* A box across cells (a margin wider than the finest cells, or the seam) has no cursor area around it; a cursor
+     * keeps what it remembers, which still holds for the next box inside its area. */
     *count = sink.count;
     return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
 }

@@ -135,7 +135,7 @@ final class ApproachTracker {
         if motion.isMoving {
             let reach = motion.speed * (largestLeadTime + motion.interval / 2) + Self.marginSlack
             let margin = UInt32(min(Double(GF_MARGIN_MAX_MM), (reach * 1000).rounded(.up)))
-            table.query(point, marginMillimetres: margin, tracking: true) { hits in
+            table.query(point, marginMillimetres: margin, following: .fixes) { hits in
                 for hit in hits {
                     let slot = MonitorEngine.coreSlot(hit.handle)
                     guard let entry = entries[slot], entry.armed else { continue }

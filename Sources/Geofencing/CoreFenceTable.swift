@@ -6,10 +6,18 @@ final class CoreFenceTable {
     private let table: OpaquePointer
     /// Reused query buffer: the query path allocates only when a fix has more hits than ever before.
     private var hits: UnsafeMutableBufferPointer<gf_hit>
-    /// What gf_query_tracked remembers of the vehicle's last fix, for the queries of consecutive fixes. Behind a
-    /// pointer rather than a stored `var`: passing a class's stored property `&` costs a dynamic exclusivity check
-    /// (swift_beginAccess / swift_endAccess) on every query.
-    private let cursor: UnsafeMutablePointer<gf_cursor>
+    /// What gf_query_tracked remembers between the queries of one `Track`, a cursor each (indexed by the raw value).
+    /// Behind a pointer rather than stored `var`s: passing a class's stored property `&` costs a dynamic exclusivity
+    /// check (swift_beginAccess / swift_endAccess) on every query.
+    private let cursors: UnsafeMutablePointer<gf_cursor>
+
+    /// A sequence of queries at places near each other, which gf_query_tracked answers faster with a cursor of its
+    /// own: the vehicle's fixes, and the midpoints of the segments between consecutive fixes (queried with half the
+    /// segment as margin). Sharing one cursor, the two would overwrite each other's memory at every fix.
+    enum Track: Int, CaseIterable {
+        case fixes
+        case segments
+    }
 
     init(capacity: Int) throws(RegionMonitorError) {
         var created: OpaquePointer?
@@ -17,14 +25,14 @@ final class CoreFenceTable {
         guard status == GF_OK, let created else { throw Self.error(status, capacity: capacity) }
         table = created
         hits = .allocate(capacity: 64)
-        cursor = .allocate(capacity: 1)
-        cursor.initialize(to: gf_cursor())
+        cursors = .allocate(capacity: Track.allCases.count)
+        cursors.initialize(repeating: gf_cursor(), count: Track.allCases.count)
     }
 
     deinit {
         gf_table_destroy(table)
         hits.deallocate()
-        cursor.deallocate()
+        cursors.deallocate()
     }
 
     var count: Int { Int(gf_table_count(table)) }
@@ -67,17 +75,20 @@ final class CoreFenceTable {
     }
 
     /// Calls `body` with every fence containing `point` or within `marginMillimetres` of it (handle, signed distance
-    /// in mm). The buffer is only valid during the call. `tracking`: the point is the vehicle's next fix (the query
-    /// remembers its cells for the next one; the answer is the same either way).
+    /// in mm). The buffer is only valid during the call. `track`: the sequence of queries the point continues (the
+    /// query remembers the index around it for the next one of the track; the answer is the same either way).
     func query(
-        _ point: gf_point, marginMillimetres: UInt32, tracking: Bool = false,
+        _ point: gf_point, marginMillimetres: UInt32, following track: Track? = nil,
         _ body: (UnsafeMutableBufferPointer<gf_hit>) -> Void
     ) {
         while true {
             var count = 0
-            let status = tracking
-                ? gf_query_tracked(table, cursor, point, marginMillimetres, hits.baseAddress, hits.count, &count)
-                : gf_query(table, point, marginMillimetres, hits.baseAddress, hits.count, &count)
+            let status = if let track {
+                gf_query_tracked(table, cursors + track.rawValue, point, marginMillimetres, hits.baseAddress,
+                                 hits.count, &count)
+            } else {
+                gf_query(table, point, marginMillimetres, hits.baseAddress, hits.count, &count)
+            }
             if status == GF_ERR_TRUNCATED {
                 hits.deallocate()
                 hits = .allocate(capacity: count * 2)

@@ -222,7 +222,7 @@ final class MonitorEngine {
            fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
             interpolatePasses(from: previous, to: (fix, point), accuracy: accuracy)
         }
-        table.query(point, marginMillimetres: 0, tracking: true) { hits in
+        table.query(point, marginMillimetres: 0, following: .fixes) { hits in
             for hit in hits {
                 let slot = recordSlot(of: hit.handle)
                 records[slot]!.seenAtFix = fixNumber
@@ -382,7 +382,7 @@ final class MonitorEngine {
         let margin = UInt32(min(Double(GF_MARGIN_MAX_MM), (length / 2 + 1) * 1000))
         let accuracyBoth = max(accuracy, start.fix.horizontalAccuracy ?? 0)
         var crossings: [(time: Date, slot: Int, kind: RegionEvent.Kind, fraction: Double)] = []
-        table.query(midPoint, marginMillimetres: margin) { hits in
+        table.query(midPoint, marginMillimetres: margin, following: .segments) { hits in
             for hit in hits {
                 let slot = recordSlot(of: hit.handle)
                 let record = records[slot]!
