@@ -36,7 +36,8 @@ import Glibc
         let text = try String(contentsOf: Self.unit, encoding: .utf8)
         let lines = Set(text.split(separator: "\n").map(String.init))
         for line in ["After=gpsd.service network-online.target", "DynamicUser=yes", "Restart=on-failure",
-                     "StateDirectory=geofence", "UMask=0077", "NoNewPrivileges=yes", "ExecReload=/bin/kill -HUP $MAINPID"]
+                     "StateDirectory=geofence", "UMask=0077", "NoNewPrivileges=yes",
+                     "ExecReload=/bin/kill -HUP $MAINPID"]
             + Self.hardening {
             #expect(lines.contains(line), "missing: \(line)")
         }
@@ -143,8 +144,8 @@ import Glibc
             ["run", "--store", directory.appendingPathComponent(store).path, "--nmea", nmea.path, "--fences",
              fences.path, "--format", "jsonl"] + sinks
         }
-        let sandboxed = try DaemonSecurityTests.run(Self.python, [Self.sandbox, unit.path, "--", GeofenceExecutable.path]
-            + daemon("sandboxed.db"))
+        let sandboxed = try DaemonSecurityTests.run(
+            Self.python, [Self.sandbox, unit.path, "--", GeofenceExecutable.path] + daemon("sandboxed.db"))
         #expect(sandboxed.status == 0, "\(sandboxed.standardError)")
         #expect(!sandboxed.standardError.contains("cannot") && !sandboxed.standardError.contains("retrying"),
                 "a sink failed in the sandbox: \(sandboxed.standardError)")

@@ -84,7 +84,8 @@ struct StorePathTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["fifo", "folder"])
         let hadJournal = FileManager.default.fileExists(atPath: "/dev/null-journal")
-        #expect(throws: StoreError.cannotOpen(path: "/dev/null", reason: "it is a character device, not a regular file")) {
+        let device = StoreError.cannotOpen(path: "/dev/null", reason: "it is a character device, not a regular file")
+        #expect(throws: device) {
             _ = try GeofenceStore(path: "/dev/null")
         }
         #expect(hadJournal || !FileManager.default.fileExists(atPath: "/dev/null-journal"))
