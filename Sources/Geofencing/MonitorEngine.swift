@@ -196,6 +196,10 @@ final class MonitorEngine {
     /// The region's shape as the core takes it, or why the region is invalid.
     static func validate(_ region: Region) throws(RegionMonitorError) -> CoreShape {
         guard !region.identifier.isEmpty else { throw .emptyIdentifier }
+        if let offset = region.identifier.utf8.firstIndex(of: 0) {
+            throw .identifierContainsNUL(byteOffset: region.identifier.utf8.distance(
+                from: region.identifier.utf8.startIndex, to: offset))
+        }
         let shape = try CoreShape.validate(region.shape)
         if let h = region.hysteresis, !(h.isFinite && h >= 0) { throw .invalidHysteresis(h) }
         if let t = region.dwellTime, !(t.isFinite && t >= 0) { throw .invalidDwellTime(t) }

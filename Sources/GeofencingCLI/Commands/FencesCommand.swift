@@ -30,7 +30,8 @@ enum FencesCommand {
                        circles only: a store with a polygon or a corridor exports as GeoJSON (exit 1, nothing
                        written, for --format csv)
 
-            A running 'geofence run' picks up changes on SIGHUP.
+            Only import creates a store (mode 0600); list, export and remove exit 1 with "no store at PATH" when there
+            is none. A running 'geofence run' picks up changes on SIGHUP.
             """,
         run: run)
 
@@ -62,7 +63,9 @@ enum FencesCommand {
             datum = named
         }
 
-        let store = try Daemon.open(storePath)
+        // Only import creates a store: list and export only read it, and remove needs one that exists.
+        let store = try Daemon.open(storePath, readOnly: action == "list" || action == "export",
+                                    create: action == "import")
         func call<T>(_ body: () throws -> T) throws -> T {
             do { return try body() } catch let error as CLIError { throw error } catch {
                 throw CLIError.failure("geofence fences \(action): store \(storePath): \(error)")

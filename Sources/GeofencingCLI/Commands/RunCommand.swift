@@ -15,7 +15,8 @@ enum RunCommand {
                                 [--fences FILE [--radius M] [--datum D] [--approach T]]
                                 [--format text|jsonl] [--exec CMD] [--mqtt mqtt://HOST[:PORT]/TOPIC]
 
-            Restores the regions and their states from the store (created if missing, mode 0600), imports
+            Restores the regions and their states from the store (created if missing, mode 0600; one daemon per
+            store: a second exits 1 naming the one that holds it, through PATH.lock beside it), imports
             --fences if given, reads fixes and prints every event on standard output. Each event is stored before
             it is delivered and is delivered at least once to every sink, in order, with its sequence number (drop
             repeats by 'seq'); what a sink could not take is delivered after a restart. After a restart no enter is

@@ -47,6 +47,13 @@ final class Daemon: Sendable {
     /// Runs until the input ends or the task is cancelled (SIGTERM, SIGINT); then lets the sinks deliver what is
     /// queued (up to `drainTimeout`) and returns.
     func run() async throws {
+        // Claimed before anything is read or written, held until the daemon returns: a second daemon on the same
+        // store stops here, before it could import --fences or give out sequence numbers the first one also uses.
+        let lock: StoreLock
+        do { lock = try StoreLock(storePath: options.storePath) } catch {
+            throw CLIError.failure("geofence run: \(error); stop that daemon first, or give this one another --store")
+        }
+        defer { lock.release() }
         let store = try Self.open(options.storePath)
         if let fencesPath = options.fencesPath {
             let regions = FenceLoading.withApproach(
@@ -110,9 +117,11 @@ final class Daemon: Sendable {
         Console.error("geofence run: stopped")
     }
 
-    static func open(_ path: String) throws -> GeofenceStore {
+    /// Opens the store for a command: `readOnly` for one that only reads, `create: false` for one that writes but
+    /// must not make a new store (removing a region from a store that does not exist).
+    static func open(_ path: String, readOnly: Bool = false, create: Bool = true) throws -> GeofenceStore {
         do {
-            return try GeofenceStore(path: path)
+            return try GeofenceStore(path: path, readOnly: readOnly, create: create)
         } catch {
             throw CLIError.failure("geofence: \(error)")
         }

@@ -94,7 +94,7 @@ final class DeliveryWorker: @unchecked Sendable {
         }
         while !isDone() {
             do {
-                if store == nil { store = try GeofenceStore(path: storePath) }
+                if store == nil { store = try GeofenceStore(path: storePath, create: false) }
                 let batch = try accepted.map { try store!.events(after: $0, limit: Self.batchSize) }
                     ?? store!.undelivered(sink: name, limit: Self.batchSize)
                 if batch.isEmpty {
