@@ -47,13 +47,24 @@ final class Daemon: Sendable {
     /// Runs until the input ends or the task is cancelled (SIGTERM, SIGINT); then lets the sinks deliver what is
     /// queued (up to `drainTimeout`) and returns.
     func run() async throws {
-        let store = try Self.open(options.storePath)
-        if let fencesPath = options.fencesPath {
-            let regions = FenceLoading.withApproach(
-                try FenceLoading.regions(from: fencesPath, defaultRadius: options.radius, datum: options.datum),
-                options.approach)
-            let (added, replaced) = try storeCall { try store.upsertRegions(regions) }
-            Console.error("geofence run: imported \(fencesPath): \(added) added, \(replaced) replaced")
+        // The whole command line is checked before the store is opened or changed: every sink is made first (the
+        // command resolved in PATH, the MQTT URL parsed), then the fence file is read whole, and only then imported.
+        let sinks = try makeSinks()
+        let store: GeofenceStore
+        do {
+            let regions = try options.fencesPath.map { fencesPath in
+                FenceLoading.withApproach(
+                    try FenceLoading.regions(from: fencesPath, defaultRadius: options.radius, datum: options.datum),
+                    options.approach)
+            }
+            store = try Self.open(options.storePath)
+            if let regions, let fencesPath = options.fencesPath {
+                let (added, replaced) = try storeCall { try store.upsertRegions(regions) }
+                Console.error("geofence run: imported \(fencesPath): \(added) added, \(replaced) replaced")
+            }
+        } catch {
+            for sink in sinks { sink.close() }
+            throw error
         }
         let stored = try storeCall { try store.regions() }
         var configuration = MonitorConfiguration()
@@ -66,7 +77,7 @@ final class Daemon: Sendable {
         var monitored = Set(stored.map(\.region.identifier))
         if stored.isEmpty { Console.error("geofence run: warning: the store holds no regions (add them with --fences)") }
 
-        let workers = try makeSinks().map { sink in
+        let workers = try sinks.map { sink in
             try storeCall { try store.registerSink(sink.name) }
             return DeliveryWorker(sink: sink, storePath: options.storePath)
         }
@@ -105,6 +116,10 @@ final class Daemon: Sendable {
         for worker in workers { worker.wake() }
         for worker in workers where !worker.drainAndStop(timeout: options.drainTimeout) {
             Console.error("geofence run: sink \(worker.name): undelivered events stay queued for the next start")
+            // A command still running gets SIGTERM, then SIGKILL after the grace: none outlives the daemon.
+            if !worker.abandon(timeout: ExecSink.terminationGrace + 5) {
+                Console.error("geofence run: sink \(worker.name): the delivery in progress did not end")
+            }
         }
         if let unstored { throw unstored }
         Console.error("geofence run: stopped")
