@@ -28,7 +28,7 @@ public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
         func fail(_ problem: String) -> SinkError {
             SinkError(
                 sink: "mqtt",
-                message: "bad URL \(JSONText.quoted(url)): \(problem); expected mqtt://host[:port]/topic")
+                message: "bad URL \"\(PrintableText.escaped(url))\": \(problem); expected mqtt://host[:port]/topic")
         }
         let scheme = "mqtt://"
         guard url.lowercased().hasPrefix(scheme) else {
