@@ -29,7 +29,8 @@ struct HumanOutputEscapingTests {
         let listed = try GeofenceExecutable.run(["fences", "list", "--store", store])
         #expect(listed.status == 0)
         #expect(Self.controlCharacters(listed.standardOutput).isEmpty, "\(listed.standardOutput.debugDescription)")
-        #expect(listed.standardOutput.contains("\n\(Self.escaped),circle,"), "\(listed.standardOutput.debugDescription)")
+        #expect(listed.standardOutput.contains("\n\(Self.escaped),circle,"),
+                "\(listed.standardOutput.debugDescription)")
 
         let text = try GeofenceExecutable.run(["replay", nmea.path, "--fences", fences.path])
         #expect(text.status == 0, "\(text.standardError)")

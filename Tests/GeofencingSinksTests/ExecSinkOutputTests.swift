@@ -62,14 +62,17 @@ import Testing
         let logged = try Data(contentsOf: URL(fileURLWithPath: log.path))
         let prefix = "exec: \"\(script)\" #3"
         let lines = log.lines
-        let stdout = lines.filter { $0.hasPrefix("\(prefix) stdout: ") }.map { $0.dropFirst("\(prefix) stdout: ".count) }
+        let marker = "\(prefix) stdout: "
+        let stdout = lines.filter { $0.hasPrefix(marker) }.map { $0.dropFirst(marker.count) }
         // The limit's worth, exactly: whole lines with their newlines, and the last one cut where the limit fell.
         // ("done" on standard error comes after the flood, when nothing more is kept.)
         #expect(stdout.reduce(0) { $0 + $1.utf8.count + 1 } - 1 == ExecSink.outputLimit)
-        #expect(stdout.dropLast().allSatisfy { $0.utf8.count == 99 } && stdout.allSatisfy { $0.allSatisfy { $0 == "y" } })
+        #expect(stdout.dropLast().allSatisfy { $0.utf8.count == 99 })
+        #expect(stdout.allSatisfy { $0.allSatisfy { $0 == "y" } })
         // fold adds a newline per 99 bytes: the output is total + total / 99 bytes, plus "done\n".
         let printed = total + total / 99 + 5
-        let note = "\(prefix): \(printed - ExecSink.outputLimit) more bytes of output dropped (over \(ExecSink.outputLimit) per event)"
+        let note = "\(prefix): \(printed - ExecSink.outputLimit) more bytes of output dropped "
+            + "(over \(ExecSink.outputLimit) per event)"
         #expect(lines.last == note, "\(lines.suffix(2))")
         #expect(logged.count < 2 * ExecSink.outputLimit + 4096)
     }
@@ -92,7 +95,8 @@ import Testing
         #expect(pids.allSatisfy(ExecSinkTests.isRunning), "both run before the stop")
         sink.interrupt()
         #expect(finished.wait(timeout: .now() + 60) == .success, "deliver returned after interrupt()")
-        #expect(outcome.withLock { $0 }?.message.contains("was stopped") == true, "\(String(describing: outcome.withLock { $0 }))")
+        let error = outcome.withLock { $0 }
+        #expect(error?.message.contains("was stopped") == true, "\(String(describing: error))")
         for pid in pids { #expect(Self.ends(pid), "pid \(pid) still runs after the stop") }
         #expect(throws: SinkError.self) { try sink.deliver(SampleEvents.event(6)) }
     }

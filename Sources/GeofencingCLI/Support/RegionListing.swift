@@ -28,7 +28,8 @@ enum RegionListing {
             (kind, radius, halfWidth, vertices) = ("corridor", "", JSONText.fixed(width, decimals: 3), String(path.count))
         }
         let centre = region.center
-        return "\(CSVText.field(PrintableText.escaped(region.identifier))),\(kind),\(JSONText.fixed(centre.latitude, decimals: 7)),"
+        let identifier = CSVText.field(PrintableText.escaped(region.identifier))
+        return "\(identifier),\(kind),\(JSONText.fixed(centre.latitude, decimals: 7)),"
             + "\(JSONText.fixed(centre.longitude, decimals: 7)),\(radius),\(halfWidth),\(vertices),"
             + "\(state.rawValue)\n"
     }
