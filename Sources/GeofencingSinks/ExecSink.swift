@@ -12,8 +12,8 @@ import Synchronization
 /// Its standard output and error are pipes that the sink reads while the command runs and copies to the daemon's
 /// log (`log`, standard error by default), never to the event stream: line by line, each line prefixed with the sink,
 /// the command and the event (`exec: "notify" #17 stdout: ...`), control characters escaped, at most `outputLimit`
-/// bytes per event (the rest is read and dropped, so the command never blocks on a full pipe, and a closing line says
-/// how much was dropped).
+/// bytes and `outputLineLimit` lines per event (the rest is read and dropped, so the command never blocks on a full
+/// pipe, and a closing line says how much was dropped).
 ///
 /// The event counts as delivered when the command exits with status 0. A non-zero status, death by a signal, or
 /// running longer than `timeout` is a `SinkError` naming the command, and the daemon retries the event later:
@@ -41,6 +41,9 @@ public final class ExecSink: EventSink, Sendable {
 
     /// The most bytes of a command's standard output and error, together, logged for one event.
     public static let outputLimit = 8192
+
+    /// The most lines of a command's standard output and error, together, logged for one event.
+    public static let outputLineLimit = 100
 
     /// Seconds a command being stopped has between SIGTERM and SIGKILL.
     public static let terminationGrace = 2.0
@@ -113,7 +116,10 @@ public final class ExecSink: EventSink, Sendable {
         var run = ChildRun(
             child: child, input: input.write, output: output.read, errors: errors.read,
             bytes: Array((event.jsonLine + "\n").utf8),
-            log: ChildOutputLog(prefix: "\(name): \(program) #\(event.sequence)", limit: Self.outputLimit) { line in
+            log: ChildOutputLog(
+                prefix: "\(name): \(program) #\(event.sequence)", limit: Self.outputLimit,
+                lineLimit: Self.outputLineLimit
+            ) { line in
                 _ = SystemCalls.writeAll(logDescriptor, Array((line + "\n").utf8))
             })
         let ending = run.supervise(until: deadline, grace: Self.terminationGrace) {

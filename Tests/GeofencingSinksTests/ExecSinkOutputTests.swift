@@ -72,9 +72,22 @@ import Testing
         // fold adds a newline per 99 bytes: the output is total + total / 99 bytes, plus "done\n".
         let printed = total + total / 99 + 5
         let note = "\(prefix): \(printed - ExecSink.outputLimit) more bytes of output dropped "
-            + "(over \(ExecSink.outputLimit) per event)"
+            + "(over \(ExecSink.outputLimit) bytes or \(ExecSink.outputLineLimit) lines per event)"
         #expect(lines.last == note, "\(lines.suffix(2))")
         #expect(logged.count < 2 * ExecSink.outputLimit + 4096)
+    }
+
+    /// A flood of empty lines is bounded by lines too: the prefixes cannot fill the log.
+    @Test func floodOfEmptyLinesIsBoundedByLines() throws {
+        let log = try LogFile()
+        let script = try log.directory.script("newlines.sh", "#!/bin/sh\nhead -c 50000 /dev/zero | tr '\\000' '\\n'\n")
+        try ExecSink(command: [script], timeout: 60, log: log.descriptor).deliver(SampleEvents.event(4))
+        let lines = log.lines
+        let prefix = "exec: \"\(script)\" #4"
+        #expect(lines.count == ExecSink.outputLineLimit + 1, "\(lines.count) lines")
+        #expect(lines.dropLast().allSatisfy { $0 == "\(prefix) stdout: \"\"" })
+        let note = "\(prefix): \(50000 - ExecSink.outputLineLimit) more bytes of output dropped"
+        #expect(lines.last?.hasPrefix(note) == true, "\(String(describing: lines.last))")
     }
 
     /// `interrupt()` (the daemon stopping) ends a command that ignores SIGTERM and the process it started, which
@@ -131,7 +144,9 @@ import Testing
     static func waitForProcessIDs(in directory: TemporaryDirectory) throws -> [pid_t] {
         for _ in 0..<6000 {
             if let text = try? String(contentsOfFile: directory.file("pids"), encoding: .utf8) {
-                return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                return text.split(separator: " ").compactMap {
+                    pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                }
             }
             usleep(10_000)
         }

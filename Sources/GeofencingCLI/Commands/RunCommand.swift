@@ -36,7 +36,7 @@ enum RunCommand {
                                 and in GEOFENCE_SEQ, GEOFENCE_TYPE, GEOFENCE_REGION, GEOFENCE_TIME, GEOFENCE_LAT,
                                 GEOFENCE_LON, GEOFENCE_DISTANCE_M, GEOFENCE_STATE, GEOFENCE_INFERRED,
                                 GEOFENCE_INTERPOLATED; a non-zero exit is retried; what it prints goes to
-                                standard error (each line prefixed, escaped; 8192 bytes per event)
+                                standard error (each line prefixed, escaped; 8192 bytes or 100 lines per event)
               --mqtt URL        publish each event (JSON) with QoS 1 to mqtt://HOST[:PORT]/TOPIC
 
             Signals: SIGTERM/SIGINT stop after delivering what is queued (up to 10 s); a --exec command still
