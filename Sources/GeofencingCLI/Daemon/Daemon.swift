@@ -45,7 +45,8 @@ final class Daemon: Sendable {
     func requestReload() { reloadRequested.set() }
 
     /// Runs until the input ends or the task is cancelled (SIGTERM, SIGINT); then lets the sinks deliver what is
-    /// queued (up to `drainTimeout`) and returns.
+    /// queued (while they make progress, giving up after `drainTimeout` without any), interrupts a delivery still in
+    /// progress (an `--exec` command gets SIGTERM, then SIGKILL after `ExecSink.terminationGrace`) and returns.
     func run() async throws {
         // The whole command line is checked before the store is opened or changed: every sink is made first (the
         // command resolved in PATH, the MQTT URL parsed), then the fence file is read whole, and only then imported.
