@@ -1,6 +1,7 @@
 import Foundation
 import Geofencing
 import GeofencingInputs
+import GeofencingSinks
 import GeofencingStore
 
 /// `geofence fences import FILE | list | remove ID | export [--format geojson|csv] --store PATH`.
@@ -86,9 +87,10 @@ enum FencesCommand {
             output.flush()
         case "remove":
             guard try call({ try store.removeRegion(identifier: target!) }) else {
-                throw CLIError.failure("geofence fences remove: no region \"\(target!)\" in \(storePath)")
+                throw CLIError.failure(
+                    "geofence fences remove: no region \(PrintableText.escaped(target!)) in \(storePath)")
             }
-            Console.error("removed \(target!)")
+            Console.error("removed \(PrintableText.escaped(target!))")
         default:
             let regions = try call { try store.regions() }.map(\.region)
             switch formatText ?? "geojson" {

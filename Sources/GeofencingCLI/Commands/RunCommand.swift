@@ -36,10 +36,12 @@ enum RunCommand {
               --exec CMD        run CMD for each event (not through a shell): the event as JSON on standard input
                                 and in GEOFENCE_SEQ, GEOFENCE_TYPE, GEOFENCE_REGION, GEOFENCE_TIME, GEOFENCE_LAT,
                                 GEOFENCE_LON, GEOFENCE_DISTANCE_M, GEOFENCE_STATE, GEOFENCE_INFERRED,
-                                GEOFENCE_INTERPOLATED; a non-zero exit is retried
+                                GEOFENCE_INTERPOLATED; a non-zero exit is retried; what it prints goes to
+                                standard error (each line prefixed, escaped; 8192 bytes or 100 lines per event)
               --mqtt URL        publish each event (JSON) with QoS 1 to mqtt://HOST[:PORT]/TOPIC
 
-            Signals: SIGTERM/SIGINT stop after delivering what is queued (up to 10 s); SIGHUP re-reads the regions.
+            Signals: SIGTERM/SIGINT stop after delivering what is queued (up to 10 s); a --exec command still
+            running then gets SIGTERM, and SIGKILL 2 s later; SIGHUP re-reads the regions.
             """,
         run: run)
 
