@@ -10,14 +10,18 @@ struct TrackReplay {
     var track: [MapTrackPoint] = []
     /// Regions the monitor refused, with the reason (the fence readers validate first, so normally none).
     var failures: [(region: Region, error: RegionMonitorError)] = []
+    /// What the monitor's GNSS time guard dropped, adopted and held (see `RegionMonitor.timeStatistics`).
+    var timeStatistics = GNSSTimeStatistics()
 
     /// - Parameters:
     ///   - onRefusal: called, before any event, for each region the monitor refuses.
     ///   - onEvent: called with each event as it happens (to print while replaying a long log).
+    ///   - onTime: called after each observation with the time guard's statistics (to warn as they change).
     init(
         regions: [Region], observations: [Observation],
         configuration: MonitorConfiguration = MonitorConfiguration(),
         onRefusal: (Region, RegionMonitorError) -> Void = { _, _ in },
+        onTime: ((GNSSTimeStatistics) -> Void)? = nil,
         onEvent: (EventRecord) -> Void = { _ in }
     ) throws {
         var configuration = configuration
@@ -41,10 +45,12 @@ struct TrackReplay {
                 events.append(record)
                 onEvent(record)
             }
+            onTime?(monitor.timeStatistics)
             if let fix = observation.fix {
                 track.append(MapTrackPoint(coordinate: fix.coordinate, time: fix.timestamp, inside: !inside.isEmpty))
             }
         }
+        timeStatistics = monitor.timeStatistics
         withExtendedLifetime(collector) {}
     }
 }
