@@ -41,8 +41,8 @@ public struct GNSSTimeStep: Sendable, Hashable {
 /// own observation instead of blinding the monitor (the rules drop every observation older than the last one).
 ///
 /// The time base is the time of the last observation let through. A next observation continues it when its time is
-/// 0 ... `maximumStep` seconds later (`MonitorConfiguration.outageTimeout`: a step that cannot start an outage by
-/// itself); it is let through at once. Any other observation (a jump forward beyond the bound, or any step back)
+/// 0 ... `maximumStep` seconds later (`MonitorConfiguration.outageTimeout`, so that a silence the outage rule would
+/// act on is confirmed first); it is let through at once. Any other observation (a jump forward beyond the bound, or any step back)
 /// is held as the start of a candidate time base:
 /// - an observation that continues the old time base drops the candidate (counted as a forward jump or a backward
 ///   step, per observation dropped) and is let through;
@@ -53,7 +53,8 @@ public struct GNSSTimeStep: Sendable, Hashable {
 /// the observations' own times), and a bogus jump within `maximumStep` is taken as it comes: its own events carry
 /// its time, and the observations after it then form a backward time base adopted after the confirmations.
 /// The first observation sets the time base (there is nothing before it to contradict it). At most
-/// `confirmations - 1` observations are held; memory and work per observation are constant.
+/// `confirmations - 1` observations are held (`confirmations` is 1 ... 1,000), so memory is bounded and the work
+/// per observation is constant, amortised over an adoption.
 struct GNSSTimeGuard {
     /// What `admit` lets through: the observations for the rules, in order; `step` is set when they start an
     /// adopted time base: seconds from the old time base's last time to the first of them (negative: backwards).
@@ -61,6 +62,9 @@ struct GNSSTimeGuard {
         var observations: [Observation] = []
         var step: TimeInterval?
     }
+
+    /// The largest `confirmations` honoured: it bounds the observations held.
+    static let maximumConfirmations = 1_000
 
     let maximumStep: TimeInterval
     let confirmations: Int
@@ -70,7 +74,7 @@ struct GNSSTimeGuard {
 
     init(maximumStep: TimeInterval, confirmations: Int) {
         self.maximumStep = maximumStep.isNaN ? 0 : max(0, maximumStep)
-        self.confirmations = max(1, confirmations)
+        self.confirmations = min(max(1, confirmations), Self.maximumConfirmations)
         held.reserveCapacity(self.confirmations)
     }
 

@@ -21,7 +21,7 @@ public struct MonitorConfiguration: Sendable, Hashable {
     /// with it, this many in all (they are then processed in order, none lost). 3 (the jump and two more) by
     /// default: one or two bogus epochs in a row, as receivers emit them after a cold start, are dropped, and a
     /// real outage is acted on two observations late. Values below 1 count as 1 (every new time base adopted at
-    /// once, as without the guard except that time may go backwards).
+    /// once), values above 1,000 as 1,000.
     public var timeBaseConfirmation: Int = 3
     /// Longest gap in seconds between two usable fixes across which a pass through a region (both fixes outside)
     /// is interpolated; longer gaps are not interpolated (the path between them is anyone's guess).

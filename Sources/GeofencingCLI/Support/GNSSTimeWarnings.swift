@@ -14,7 +14,7 @@ struct GNSSTimeWarnings {
 
     init(command: String, configuration: MonitorConfiguration) {
         self.command = command
-        self.confirmation = max(1, configuration.timeBaseConfirmation)
+        self.confirmation = min(max(1, configuration.timeBaseConfirmation), 1_000)
     }
 
     /// Warns of each kind the statistics show for the first time.
