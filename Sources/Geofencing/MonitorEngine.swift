@@ -37,6 +37,8 @@ struct RegionRecord {
 ///   otherwise it stays unknown. A `determined` event (an enter with `reportsInitialInsideAsEnter`).
 /// - unknown after an outage: the state before the outage stands unless the fix is past the boundary by the
 ///   threshold, which is an enter or exit flagged `inferred`; otherwise a `determined` event with that state.
+/// - Observations reach the rules through the GNSS time guard (`GNSSTimeGuard`, `observe(_:)`): a time that jumps
+///   forward by more than `outageTimeout` or goes back waits for the observations after it to confirm it.
 /// - A fix with an invalid coordinate or accuracy worse than `maximumAccuracy` is not usable: it only advances time.
 /// - No usable fix for `outageTimeout` seconds of GNSS time: every known state becomes unknown.
 /// - Two consecutive usable fixes at most `maximumInterpolationGap` apart and no faster apart than

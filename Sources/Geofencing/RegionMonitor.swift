@@ -109,8 +109,8 @@ public final class RegionMonitor: Sendable {
     ///
     /// Time: a fix whose time jumps forward by more than `MonitorConfiguration.outageTimeout`, or goes backwards,
     /// is held until the fixes after it confirm it (`MonitorConfiguration.timeBaseConfirmation`: then it and they
-    /// are processed, in order) or continue the old time (then it is dropped). What happened is counted in
-    /// `timeStatistics`.
+    /// are processed, in order) or continue the old time (then it is dropped). Fixes still held when the input
+    /// ends are never processed: nothing confirmed their time. What happened is counted in `timeStatistics`.
     public func process(_ fix: Fix) {
         engine.withLock { delivery.enqueue($0.observe(.fix(fix))) }
         delivery.drain(from: self)
