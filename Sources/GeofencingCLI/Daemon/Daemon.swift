@@ -96,9 +96,11 @@ final class Daemon: Sendable {
 
         var pending: [EventRecord] = []
         var sincePrune = 0
+        var timeWarnings = GNSSTimeWarnings(command: "geofence run", configuration: configuration)
         for try await observation in try observations() {
             if reloadRequested.take() { monitored = reload(from: store, into: monitor, monitored: monitored) }
             monitor.process(observation)
+            timeWarnings.check(monitor.timeStatistics)
             pending += collector.takeEvents().map(EventRecord.init)
             guard !pending.isEmpty else { continue }
             do {
@@ -123,6 +125,7 @@ final class Daemon: Sendable {
                 unstored = .failure("geofence run: \(pending.count) events could not be stored before stopping: \(error)")
             }
         }
+        if let summary = GNSSTimeWarnings.summary(monitor.timeStatistics) { Console.error("geofence run: \(summary)") }
         for worker in workers { worker.wake() }
         for worker in workers where !worker.drainAndStop(timeout: options.drainTimeout) {
             Console.error("geofence run: sink \(worker.name): undelivered events stay queued for the next start")
@@ -198,7 +201,11 @@ final class Daemon: Sendable {
             }
             let (stream, continuation) = AsyncThrowingStream.makeStream(of: Observation.self, throwing: (any Error).self)
             let pump = Task {
-                for await observation in gps.observations { continuation.yield(observation) }
+                var warnings = GPSDReportWarnings(source: "gpsd \(host):\(port)")
+                for await observation in gps.observations {
+                    warnings.check(gps.statistics)
+                    continuation.yield(observation)
+                }
                 continuation.finish()
             }
             continuation.onTermination = { _ in

@@ -10,15 +10,19 @@ struct TrackReplay {
     var track: [MapTrackPoint] = []
     /// Regions the monitor refused, with the reason (the fence readers validate first, so normally none).
     var failures: [(region: Region, error: RegionMonitorError)] = []
+    /// What the monitor's GNSS time guard dropped, adopted and held (see `RegionMonitor.timeStatistics`).
+    var timeStatistics = GNSSTimeStatistics()
 
     /// - Parameters:
     ///   - onRefusal: called, before any event, for each region the monitor refuses.
+    ///   - onTime: called after each observation with the time guard's statistics (to warn as they change).
     ///   - onEvents: called with each fix's events as they happen, once per fix that caused any (to print while
     ///     replaying a long log, one write per fix).
     init(
         regions: [Region], observations: [Observation],
         configuration: MonitorConfiguration = MonitorConfiguration(),
         onRefusal: (Region, RegionMonitorError) -> Void = { _, _ in },
+        onTime: ((GNSSTimeStatistics) -> Void)? = nil,
         onEvents: ([EventRecord]) -> Void = { _ in }
     ) throws {
         var configuration = configuration
@@ -45,10 +49,12 @@ struct TrackReplay {
                 events += records
                 onEvents(records)
             }
+            onTime?(monitor.timeStatistics)
             if let fix = observation.fix {
                 track.append(MapTrackPoint(coordinate: fix.coordinate, time: fix.timestamp, inside: !inside.isEmpty))
             }
         }
+        timeStatistics = monitor.timeStatistics
         withExtendedLifetime(collector) {}
     }
 }

@@ -57,10 +57,12 @@ struct GPSDReport: Decodable {
         return value
     }
 
-    /// What this TPV says: a fix (mode 2 or 3 with a position), no fix (mode 0 or 1), or nothing usable (no time,
-    /// or a fix mode without a position).
+    /// What this TPV says: a fix (mode 2 or 3 with a position), no fix (mode 0 or 1, or none), or nothing usable
+    /// (no time or one before the GPS epoch 1980-01-06, a mode outside 0 ... 3, or a fix mode without a position),
+    /// as `GPSDSource` reads a live gpsd's.
     var observation: Observation? {
-        guard let time else { return nil }
+        guard let time, time.timeIntervalSince1970 >= 315_964_800 else { return nil }
+        if let mode, !(0...3).contains(mode) { return nil }
         guard let mode, mode >= 2 else { return .noFix(time) }
         guard let lat, let lon, case let coordinate = Coordinate(latitude: lat, longitude: lon), coordinate.isValid
         else { return nil }
