@@ -75,6 +75,7 @@ extern "C" {
 #define GF_MARGIN_MAX_MM      50000000u         /* largest query margin: 50 km */
 #define GF_CAPACITY_MAX       16777215u         /* largest table capacity: 2^24 - 1 fences */
 #define GF_SHAPE_VERTICES_MAX 4000000u          /* most vertices of one polygon (all rings) or corridor */
+#define GF_SHAPE_CELL_EDGES_MAX 256u            /* most edges one cell of a shape's edge grid lists (see Polygons) */
 
 /* ---- Types -------------------------------------------------------------------------------------------------- */
 
@@ -215,6 +216,44 @@ gf_status gf_fence_distance(const gf_table *table, gf_handle handle, gf_point fi
 gf_status gf_polygon_add(gf_table *table, const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
                          gf_handle *out);
 
+/* What is wrong with a polygon or corridor that gf_polygon_check (or an add, for the faults it checks) refuses. */
+typedef enum gf_shape_fault {
+    GF_SHAPE_FAULT_NONE = 0,        /* nothing: the shape is valid */
+    GF_SHAPE_FAULT_ARGUMENTS = 1,   /* the status says what (no ring, a ring of < 3 vertices, ring_ends, a vertex) */
+    GF_SHAPE_FAULT_SPAN = 2,        /* across +-180 deg or wider than 180 deg of longitude */
+    GF_SHAPE_FAULT_ZERO_AREA = 3,   /* ring `ring` encloses no area (fewer than 3 distinct vertices, all on a line) */
+    GF_SHAPE_FAULT_CROSSING = 4,    /* rings `ring` and `other_ring` (the same ring when it meets itself) cross, touch
+                                     * or share part of an edge, near `at` */
+    GF_SHAPE_FAULT_DENSE = 5        /* more than GF_SHAPE_CELL_EDGES_MAX edges near `at`: one cell of the edge grid,
+                                     * as fine as its memory budget allows, would list them all */
+} gf_shape_fault;
+
+/* gf_polygon_check's account of a refused shape. */
+typedef struct gf_shape_problem {
+    gf_shape_fault fault;
+    uint32_t ring;          /* the ring at fault (0-based), when the fault names one */
+    uint32_t other_ring;    /* GF_SHAPE_FAULT_CROSSING: the other ring (== ring when a ring meets itself) */
+    gf_point at;            /* a vertex near the fault: an end of one of the edges concerned, or of a dense cell */
+} gf_shape_problem;
+
+/* "No ring": gf_polygon_check's parent of a ring that no other ring contains. */
+#define GF_RING_NONE UINT32_MAX
+
+/* Checks that a polygon's rings (as gf_polygon_add takes them) form a valid ring set, where the even-odd rule means
+ * what GeoJSON (RFC 7946) and OGC simple features mean: every ring encloses a non-zero area, and no two edges meet
+ * except consecutive edges of one ring at their shared vertex (no ring crosses or touches itself or another ring,
+ * not even at a single point, and no two rings share a vertex or part of an edge). Then rings nest: parents[i]
+ * (when parents is not NULL; ring_count entries) is set to the innermost other ring containing ring i, or
+ * GF_RING_NONE. A caller that knows which rings are outer rings and which holes compares that nesting with it: a
+ * hole's parent must be its own outer ring, an outer ring's parent none or a hole of another part.
+ * Also refuses what gf_polygon_add refuses (the same status). Returns GF_OK (problem->fault NONE), GF_ERR_SHAPE with
+ * *problem saying what and where, GF_ERR_LATITUDE / GF_ERR_LONGITUDE / GF_ERR_NULL (problem: ARGUMENTS), or
+ * GF_ERR_NOMEM. Time: O(V log V) for the grid and the edge pairs within its cells (at most GF_SHAPE_CELL_EDGES_MAX
+ * each), plus, per ring, a walk west along the grid row of its westernmost vertex to the first edge of another
+ * ring. Memory O(V), freed before returning. Integer only; exact. */
+gf_status gf_polygon_check(const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
+                           uint32_t *parents, gf_shape_problem *problem);
+
 /* Adds a corridor: the path path[0 .. count) (count >= 2) with half-width half_width_mm (GF_RADIUS_MIN_MM ..
  * GF_RADIUS_MAX_MM). Errors as gf_polygon_add, GF_ERR_RADIUS for the half-width. */
 gf_status gf_corridor_add(gf_table *table, const gf_point *path, uint32_t count, uint32_t half_width_mm,
@@ -282,6 +321,18 @@ gf_status gf_query_tracked(const gf_table *table, gf_cursor *cursor, gf_point fi
 /* Checks every invariant of the table (each live fence is in exactly the index cells its bounding box covers, every
  * index entry names a live fence, counts agree). O(fences + cells). Returns GF_OK or GF_ERR_CORRUPT. For tests. */
 gf_status gf_table_verify(const gf_table *table);
+
+/* The size of a polygon's or corridor's edge grid, which bounds a query's work on it: each fix tests the edges of
+ * at most `densest` per cell it searches. */
+typedef struct gf_shape_grid {
+    uint32_t edges;     /* edges of non-zero length */
+    uint32_t cells;     /* cells of the grid */
+    uint32_t entries;   /* (cell, edge) entries: at most 8 per edge + 64 */
+    uint32_t densest;   /* most edges of one cell: at most GF_SHAPE_CELL_EDGES_MAX */
+} gf_shape_grid;
+
+/* Reads the grid of the shape `handle`. Errors: GF_ERR_NULL, GF_ERR_HANDLE, GF_ERR_KIND (a circle). For tests. */
+gf_status gf_shape_grid_of(const gf_table *table, gf_handle handle, gf_shape_grid *grid);
 
 #ifdef __cplusplus
 }
