@@ -222,8 +222,8 @@ typedef enum gf_shape_fault {
     GF_SHAPE_FAULT_ARGUMENTS = 1,   /* the status says what (no ring, a ring of < 3 vertices, ring_ends, a vertex) */
     GF_SHAPE_FAULT_SPAN = 2,        /* across +-180 deg or wider than 180 deg of longitude */
     GF_SHAPE_FAULT_ZERO_AREA = 3,   /* ring `ring` encloses no area (fewer than 3 distinct vertices, all on a line) */
-    GF_SHAPE_FAULT_CROSSING = 4,    /* rings `ring` and `other_ring` (the same ring when it meets itself) cross, touch
-                                     * or share part of an edge, near `at` */
+    GF_SHAPE_FAULT_CROSSING = 4,    /* rings `ring` and `other_ring` (the same ring when it meets itself) cross or
+                                     * share part of an edge, or a ring touches itself, near `at` */
     GF_SHAPE_FAULT_DENSE = 5        /* more than GF_SHAPE_CELL_EDGES_MAX edges near `at`: one cell of the edge grid,
                                      * as fine as its memory budget allows, would list them all */
 } gf_shape_fault;
@@ -240,17 +240,18 @@ typedef struct gf_shape_problem {
 #define GF_RING_NONE UINT32_MAX
 
 /* Checks that a polygon's rings (as gf_polygon_add takes them) form a valid ring set, where the even-odd rule means
- * what GeoJSON (RFC 7946) and OGC simple features mean: every ring encloses a non-zero area, and no two edges meet
- * except consecutive edges of one ring at their shared vertex (no ring crosses or touches itself or another ring,
- * not even at a single point, and no two rings share a vertex or part of an edge). Then rings nest: parents[i]
- * (when parents is not NULL; ring_count entries) is set to the innermost other ring containing ring i, or
- * GF_RING_NONE. A caller that knows which rings are outer rings and which holes compares that nesting with it: a
- * hole's parent must be its own outer ring, an outer ring's parent none or a hole of another part.
+ * what GeoJSON (RFC 7946) and OGC simple features mean: every ring encloses a non-zero area; no two edges cross or
+ * overlap along a line; a ring meets itself only where consecutive edges share their vertex; two rings may touch at
+ * single points but not cross there. Then rings nest: parents[i] (when parents is not NULL; ring_count entries) is
+ * set to the innermost other ring containing ring i, or GF_RING_NONE. A caller that knows which rings are outer rings
+ * and which holes compares that nesting with it: a hole's parent must be its own outer ring, an outer ring's parent
+ * none or a hole of another part (an island in a lake). gf_polygon_add itself does not require a valid ring set: it
+ * decides any rings by the even-odd rule, which for invalid ones need not be what their author meant.
  * Also refuses what gf_polygon_add refuses (the same status). Returns GF_OK (problem->fault NONE), GF_ERR_SHAPE with
  * *problem saying what and where, GF_ERR_LATITUDE / GF_ERR_LONGITUDE / GF_ERR_NULL (problem: ARGUMENTS), or
- * GF_ERR_NOMEM. Time: O(V log V) for the grid and the edge pairs within its cells (at most GF_SHAPE_CELL_EDGES_MAX
- * each), plus, per ring, a walk west along the grid row of its westernmost vertex to the first edge of another
- * ring. Memory O(V), freed before returning. Integer only; exact. */
+ * GF_ERR_NOMEM. Time: the edge grid's build, at most GF_SHAPE_CELL_EDGES_MAX / 2 edge-pair tests per grid entry,
+ * a sort of the rings, and per ring a walk west along one grid row to the first edge of another ring (at most the
+ * row's cells). Memory O(V), freed before returning. Integer only; exact. */
 gf_status gf_polygon_check(const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
                            uint32_t *parents, gf_shape_problem *problem);
 
