@@ -34,6 +34,7 @@
 #define GF__BAND_SHIFT 18      /* latitude bands of the local frame's scales: 2^18 e7 = 0.026 deg = 2.9 km */
 #define GF__SCALE_STEP 65536   /* scales are q per GF__SCALE_STEP e7 (ECEF chords over 0.0066 deg) */
 #define GF__ENTRIES_PER_EDGE 8 /* the edge grid's budget: at most this many cell entries per edge (plus 64) */
+#define GF__CELLS_PER_EDGE 16  /* and at most this many cells per edge (plus 64), when it is made finer */
 
 /* ---- Exact predicates on e7 integers (differences <= 1.8e9 and 1.7e9: every product < 2^62) ---- */
 
@@ -240,6 +241,33 @@ static void gf__corner_flips(const gf__shape *s, uint8_t *flips) {
     }
 }
 
+/* Sets the grid's cell size (2^shift e7) and so its columns and rows over a box of width x height e7. */
+static void gf__set_shift(gf__shape *s, uint32_t shift, int64_t width, int64_t height) {
+    s->shift = shift;
+    s->gx = (uint32_t)(((width - 1) >> shift) + 1);
+    s->gy = (uint32_t)(((height - 1) >> shift) + 1);
+}
+
+/* Counts the edges of each cell into s->cell_start[cell + 1] (zeroed by the caller); returns the most in one cell,
+ * and that cell in *densest_cell. */
+static uint32_t gf__count_cells(gf__shape *s, uint64_t *densest_cell) {
+    for (uint32_t i = 0; i + 1 < s->vertex_count; i++) {
+        if (!gf__is_edge(s, i)) continue;
+        gf__edge_reach r = gf__reach_of(s, i);
+        uint32_t row_lo, row_hi, col_lo, col_hi;
+        gf__edge_rows(s, &r, &row_lo, &row_hi);
+        for (uint32_t row = row_lo; row <= row_hi; row++) {
+            if (!gf__edge_cols(s, &r, row, &col_lo, &col_hi)) continue;
+            for (uint32_t col = col_lo; col <= col_hi; col++) s->cell_start[(uint64_t)row * s->gx + col + 1]++;
+        }
+    }
+    uint32_t densest = 0;
+    uint64_t cells = (uint64_t)s->gx * s->gy;
+    for (uint64_t c = 0; c < cells; c++)
+        if (s->cell_start[c + 1] > densest) densest = s->cell_start[c + 1], *densest_cell = c;
+    return densest;
+}
+
 gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
                           uint32_t half_width_mm, gf__shape **out, size_t *bytes, gf_shape_problem *problem) {
     *out = NULL;
@@ -294,70 +322,74 @@ gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, u
     s->y0 = lat_lo - 1;
     int64_t width = lon_hi - s->x0 + 1, height = lat_hi - s->y0 + 1;
     /* The cells: about one per edge to start with, then coarser until the edges' entries fit the budget
-     * (GF__ENTRIES_PER_EDGE per edge): each try costs O(edges + budget), and there are at most 32 of them, so the
-     * build is O(V log) in time and O(V) in memory for any shape (a fan of long edges, many coincident rings). */
+     * (GF__ENTRIES_PER_EDGE per edge), or finer (up to 4 steps) while a cell lists too many: each try costs
+     * O(edges + budget + cells), and there are at most 36 of them, so the build is O(V log) in time and O(V) in
+     * memory for any shape (a fan of long edges, many coincident rings). */
     uint32_t shift = 0;
     while ((((width - 1) >> shift) + 1) * (((height - 1) >> shift) + 1) > (int64_t)(edges < 4 ? 4 : edges)) shift++;
     uint64_t budget = (uint64_t)edges * GF__ENTRIES_PER_EDGE + 64;
     for (;; shift++) {
-        s->shift = shift;
-        s->gx = (uint32_t)(((width - 1) >> shift) + 1);
-        s->gy = (uint32_t)(((height - 1) >> shift) + 1);
+        gf__set_shift(s, shift, width, height);
         if (gf__count_entries(s, budget) <= budget || (s->gx == 1 && s->gy == 1)) break;
+    }
+    /* Where that grid leaves more than GF_SHAPE_CELL_EDGES_MAX edges in a cell (detail crowded in one place of a
+     * large shape), finer grids, as long as they keep to the budget and to GF__CELLS_PER_EDGE cells per edge. */
+    uint64_t densest_cell = 0;
+    uint32_t densest = 0;
+    for (uint32_t fit = shift;; shift--) {
+        free(s->cell_start);
+        s->cell_start = calloc((size_t)s->gx * s->gy + 1, sizeof *s->cell_start);
+        if (s->cell_start == NULL) {
+            gf__shape_free(s);
+            return GF_ERR_NOMEM;
+        }
+        densest = gf__count_cells(s, &densest_cell);
+        if (densest <= GF_SHAPE_CELL_EDGES_MAX || shift == 0 || fit - shift >= 4) break;
+        uint32_t finer_gx = (uint32_t)(((width - 1) >> (shift - 1)) + 1), finer_gy = (uint32_t)(((height - 1) >> (shift - 1)) + 1);
+        if ((uint64_t)finer_gx * finer_gy > (uint64_t)edges * GF__CELLS_PER_EDGE + 64) break;
+        gf__set_shift(s, shift - 1, width, height);
+        if (gf__count_entries(s, budget) > budget) {
+            gf__set_shift(s, shift, width, height);
+            break;
+        }
+    }
+    if (densest > GF_SHAPE_CELL_EDGES_MAX) {
+        /* Too many edges near one place for any grid within the budget: a query there would walk them all. */
+        if (problem != NULL) {
+            /* Where: the cell's middle, within the vertices' box (so a valid coordinate). */
+            int64_t half = ((int64_t)1 << s->shift) / 2;
+            int64_t lat = s->y0 + ((int64_t)(densest_cell / s->gx) << s->shift) + half;
+            int64_t lon = s->x0 + ((int64_t)(densest_cell % s->gx) << s->shift) + half;
+            problem->fault = GF_SHAPE_FAULT_DENSE;
+            problem->at.lat = (int32_t)(lat < lat_lo ? lat_lo : lat > lat_hi ? lat_hi : lat);
+            problem->at.lon = (int32_t)(lon < lon_lo ? lon_lo : lon > lon_hi ? lon_hi : lon);
+        }
+        gf__shape_free(s);
+        return GF_ERR_SHAPE;
     }
     uint64_t cells = (uint64_t)s->gx * s->gy;
 
-    /* Edge lists per cell, in two passes (count, then fill): compressed rows. */
-    s->cell_start = calloc((size_t)cells + 1, sizeof *s->cell_start);
-    if (s->cell_start == NULL) {
+    /* Edge lists per cell: the counts above, summed into compressed rows, then filled. */
+    for (uint64_t c = 0; c < cells; c++) s->cell_start[c + 1] += s->cell_start[c];
+    uint64_t entries = s->cell_start[cells];
+    s->cell_edges = malloc((size_t)(entries == 0 ? 1 : entries) * sizeof *s->cell_edges);
+    s->fill = calloc((size_t)cells, sizeof *s->fill);
+    if (s->cell_edges == NULL || s->fill == NULL) {
+        free(s->fill);
+        s->fill = NULL;
         gf__shape_free(s);
         return GF_ERR_NOMEM;
     }
-    uint64_t entries = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t i = 0; i + 1 < s->vertex_count; i++) {
-            if (!gf__is_edge(s, i)) continue;
-            gf__edge_reach r = gf__reach_of(s, i);
-            uint32_t row_lo, row_hi, col_lo, col_hi;
-            gf__edge_rows(s, &r, &row_lo, &row_hi);
-            for (uint32_t row = row_lo; row <= row_hi; row++) {
-                if (!gf__edge_cols(s, &r, row, &col_lo, &col_hi)) continue;
-                for (uint32_t col = col_lo; col <= col_hi; col++) {
-                    uint64_t cell = (uint64_t)row * s->gx + col;
-                    if (pass == 0) s->cell_start[cell + 1]++;
-                    else s->cell_edges[s->cell_start[cell] + s->fill[cell]++] = i;
-                }
-            }
-        }
-        if (pass == 0) {
-            uint32_t densest = 0;
-            uint64_t densest_cell = 0;
-            for (uint64_t c = 0; c < cells; c++) {
-                if (s->cell_start[c + 1] > densest) densest = s->cell_start[c + 1], densest_cell = c;
-                s->cell_start[c + 1] += s->cell_start[c];
-            }
-            entries = s->cell_start[cells];
-            if (densest > GF_SHAPE_CELL_EDGES_MAX) {
-                /* Too many edges near one place for the budget's grid: a query there would walk them all. */
-                if (problem != NULL) {
-                    /* Where: the cell's middle, within the vertices' box (so a valid coordinate). */
-                    int64_t half = ((int64_t)1 << s->shift) / 2;
-                    int64_t lat = s->y0 + ((int64_t)(densest_cell / s->gx) << s->shift) + half;
-                    int64_t lon = s->x0 + ((int64_t)(densest_cell % s->gx) << s->shift) + half;
-                    problem->fault = GF_SHAPE_FAULT_DENSE;
-                    problem->at.lat = (int32_t)(lat < lat_lo ? lat_lo : lat > lat_hi ? lat_hi : lat);
-                    problem->at.lon = (int32_t)(lon < lon_lo ? lon_lo : lon > lon_hi ? lon_hi : lon);
-                }
-                gf__shape_free(s);
-                return GF_ERR_SHAPE;
-            }
-            s->cell_edges = malloc((size_t)(entries == 0 ? 1 : entries) * sizeof *s->cell_edges);
-            s->fill = calloc((size_t)cells, sizeof *s->fill);
-            if (s->cell_edges == NULL || s->fill == NULL) {
-                free(s->fill);
-                s->fill = NULL;
-                gf__shape_free(s);
-                return GF_ERR_NOMEM;
+    for (uint32_t i = 0; i + 1 < s->vertex_count; i++) {
+        if (!gf__is_edge(s, i)) continue;
+        gf__edge_reach r = gf__reach_of(s, i);
+        uint32_t row_lo, row_hi, col_lo, col_hi;
+        gf__edge_rows(s, &r, &row_lo, &row_hi);
+        for (uint32_t row = row_lo; row <= row_hi; row++) {
+            if (!gf__edge_cols(s, &r, row, &col_lo, &col_hi)) continue;
+            for (uint32_t col = col_lo; col <= col_hi; col++) {
+                uint64_t cell = (uint64_t)row * s->gx + col;
+                s->cell_edges[s->cell_start[cell] + s->fill[cell]++] = i;
             }
         }
     }
