@@ -21,7 +21,9 @@
  * + 1e-7 * d. The sign (inside or not) has no error for polygons; a corridor's sign follows its distance (band 2 cm).
  *
  * THE EDGE GRID. Per shape, a uniform grid of square cells of 2^shift e7 over its box (about one cell per edge), each
- * cell listing the edges whose box overlaps the cell (corridors: the box grown by W). A polygon also keeps, per
+ * cell listing the edges that pass through it (a superset: gf__edge_cols; corridors: whose W-neighbourhood reaches
+ * it). The cell size is chosen so that the grid lists at most GF__ENTRIES_PER_EDGE entries per edge and, where that
+ * allows, at most GF_SHAPE_CELL_EDGES_MAX edges per cell (else the shape is refused). A polygon also keeps, per
  * cell, whether the cell's south-west corner is inside. A fix is then inside iff that corner is, flipped by each edge
  * crossing the two-leg path corner -> (fix.lon, corner.lat) -> fix, which lies in the cell, so only the cell's edges
  * can cross it: the work per fix depends on the edges near it, not on the shape's vertex count.

@@ -202,17 +202,32 @@ gf_status gf_fence_distance(const gf_table *table, gf_handle handle, gf_point fi
  * exact within the query margin and at least one cell of the polygon's own edge grid (about its mean edge length)
  * of the boundary; deeper inside it is reported as how far the search reached: a lower bound on the depth, at least
  * the margin (gf_fence_distance measures it with a larger limit).
- * Work per query: the edges in the cells of the shape's own grid near the fix, never all of its vertices.
+ * The edge grid: square cells over the shape's box, about one per edge, each listing the edges that pass through it
+ * (corridors: whose half-width reaches it). Built in O(V log) time whatever the shape: a grid whose cells would list
+ * more than 8 entries per edge (long edges across many cells) is made coarser, and one that leaves more than
+ * GF_SHAPE_CELL_EDGES_MAX edges in a cell (detail crowded in one place) finer, up to 16 cells per edge; a shape for
+ * which no such grid keeps every cell to GF_SHAPE_CELL_EDGES_MAX edges (many edges meeting at one point, rings on top
+ * of each other, thousands of long edges side by side) is refused with GF_ERR_SHAPE (gf_polygon_check names it
+ * GF_SHAPE_FAULT_DENSE).
+ * Work per query: the edges of the grid cells the query searches, at most GF_SHAPE_CELL_EDGES_MAX each: the fix's cell
+ * for inside or not, the cells within the margin (and at least the fix's cell and its 8 neighbours) for the distance.
+ * Never all of a shape's vertices.
  * Limits: vertices within |lat| <= 85 deg; no shape (with its half-width) across +-180 deg or wider than 180 deg
- * of longitude; at most GF_SHAPE_VERTICES_MAX vertices. Memory: about 8 + 12 bytes per vertex, allocated at add.
+ * of longitude; at most GF_SHAPE_VERTICES_MAX vertices; at most GF_SHAPE_CELL_EDGES_MAX edges per grid cell.
+ * Memory: about 8 + 12 bytes per vertex for most shapes, at most 8 + 4 * (8 entries + 16 cells) + 4 bytes per edge,
+ * allocated at add.
+ * Validity: a polygon's rings are decided by the even-odd rule as given; gf_polygon_check tells whether they form a
+ * valid ring set (where that rule means the union of parts minus their holes, as GeoJSON does) and how they nest.
+ * A corridor's path may be any polyline (it may cross or retrace itself: the distance to it is still defined); only
+ * the density limit applies to it.
  * gf_fence_remove removes them; gf_fence_move and gf_fence_get return GF_ERR_KIND for them. */
 
 /* Adds a polygon of ring_count rings: ring i is vertices[ring_ends[i - 1] .. ring_ends[i]) (ring_ends[-1] = 0),
  * at least 3 vertices each, without repeating the first vertex at the end (a repeated one is ignored). The first ring
- * is the outer boundary, the others holes (the even-odd rule does not check that they nest).
+ * is the outer boundary, the others holes (the even-odd rule does not check that they nest: gf_polygon_check does).
  * Errors: GF_ERR_NULL, GF_ERR_LATITUDE / GF_ERR_LONGITUDE (a vertex), GF_ERR_SHAPE (ring_count 0, a ring of fewer
- * than 3 vertices, ring_ends not increasing, too many vertices, across +-180 deg), GF_ERR_CAPACITY, GF_ERR_NOMEM; on
- * any error the table is unchanged. Time and memory O(vertices). */
+ * than 3 vertices, ring_ends not increasing, too many vertices, across +-180 deg, too many edges crowded in one
+ * place), GF_ERR_CAPACITY, GF_ERR_NOMEM; on any error the table is unchanged. Time O(V log V), memory O(V). */
 gf_status gf_polygon_add(gf_table *table, const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
                          gf_handle *out);
 
