@@ -165,6 +165,30 @@ struct FenceShapeTests {
         let error = #expect(throws: FenceFileError.self) { try FenceFile.parse(data, name: "star.geojson") }
         #expect(error?.field == "geometry.coordinates" && error?.message.contains("edges crowded together") == true,
                 "\(String(describing: error))")
+
+        // A shell with 100,000 identical holes: refused as crowded, not grouped pair by pair.
+        let hole = "[[153.001,-27.001],[153.002,-27.001],[153.002,-27.002],[153.001,-27.001]]"
+        let holes = Self.collection(#"{"type":"Feature","id":"holes","geometry":{"type":"Polygon","coordinates":["#
+            + "[[152.9,-27.1],[153.1,-27.1],[153.1,-26.9],[152.9,-26.9],[152.9,-27.1]],"
+            + Array(repeating: hole, count: 100_000).joined(separator: ",") + #"]},"properties":{}}"#)
+        let refused = #expect(throws: FenceFileError.self) { try FenceFile.parse(holes, name: "holes.geojson") }
+        #expect(refused?.field == "geometry.coordinates"
+            && refused?.message.contains("edges crowded together") == true, "\(String(describing: refused))")
+    }
+
+    @Test("a polygon with 10,000 separate holes reads, monitors and writes back with its holes")
+    func manyHoles() throws {
+        var rings = [Self.square(153, -27.1, 0.2)]
+        for k in 0..<10_000 {
+            rings.append(Self.square(153.001 + Double(k % 100) * 0.0019, -27.099 + Double(k / 100) * 0.0019, 0.001))
+        }
+        let region = Region(shape: .polygon(rings: rings), identifier: "sieve")
+        let text = FenceFile.geojson([region])
+        let back = try #require(try FenceFile.parse(Data(text.utf8), name: "sieve.geojson").regions.first)
+        #expect(back.shape == region.shape)
+        let index = try RegionIndex(regions: [back])
+        #expect(index.regions(containing: Self.point(153.0015, -27.0985)).isEmpty, "in the first hole")
+        #expect(index.regions(containing: Self.point(153.0025, -27.0985)).count == 1, "between holes")
     }
 
     @Test("valid polygons read and are decided as GeoJSON means: an island in a lake, parts touching at a corner")
