@@ -57,7 +57,7 @@ public enum FenceFile {
                     return .success(emptyContents(format: .csv, file: name, message: "no fences: the file is empty"))
                 }
                 if bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "[") {
-                    return .success(try FenceGeoJSONReader.read(data, file: name, datum: datum))
+                    return .success(try FenceGeoJSONReader.read(bytes, from: start, file: name, datum: datum))
                 }
                 return .success(try FenceTableReader.read(bytes, from: start, file: name, defaultRadius: defaultRadius,
                                                           datum: datum))
