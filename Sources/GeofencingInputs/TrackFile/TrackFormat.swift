@@ -39,22 +39,23 @@ public enum TrackFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
             return .gpx
         }
         var nmeaLines = 0
-        var gpsdLines = 0
         for line in content.split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
             if case .sentence = NMEALine(bytes: line) { nmeaLines += 1 }
-            if isGPSDReport(line) { gpsdLines += 1 }
         }
+        let gpsdLines = gpsdReports(in: content)
         if gpsdLines > 0 && gpsdLines >= nmeaLines { return .gpsdJSON }
         if nmeaLines > 0 { return .nmea }
         throw TrackReadError(source: source, message: describeUnknown(content))
     }
 
-    /// A JSON object with a "class" member, possibly after a `gpspipe -u` time prefix.
-    private static func isGPSDReport(_ line: Data.SubSequence) -> Bool {
-        guard let brace = line.firstIndex(of: UInt8(ascii: "{")),
-              let object = try? JSONSerialization.jsonObject(with: Data(line[brace...])) as? [String: Any]
-        else { return false }
-        return object["class"] is String
+    /// The gpsd reports (JSON objects with a "class", on one line or pretty-printed over several) in `content`, as the
+    /// gpsd JSON reader reads them.
+    private static func gpsdReports(in content: Data.SubSequence) -> Int {
+        var reader = GPSDJSONReader(source: "")
+        _ = reader.read(bytes: content)
+        _ = reader.finish()
+        let statistics = reader.statistics
+        return statistics.otherReports + statistics.unusableReports + statistics.usedReports
     }
 
     /// The name of the first element, after any XML declaration, comments and doctype.
