@@ -1,7 +1,8 @@
 import Foundation
 
-/// Refuses the GPX inputs on which FoundationXML's XMLParser crashes the process instead of reporting an error, before
-/// the parser sees them. Both were found by fuzzing (scripts/fuzz-inputs.sh):
+/// Refuses the GPX inputs on which FoundationXML's XMLParser crashes the process or takes quadratic time instead of
+/// reporting an error, before the parser sees them, and UTF-16 and UTF-32 text (`WideTextEncoding`, refused with or
+/// without a byte order mark as by the other readers). The crashes were found by fuzzing (scripts/fuzz-inputs.sh):
 ///
 /// - Bytes that are not valid UTF-8. libxml2 passes the element and attribute names of a document it reads as UTF-8
 ///   to XMLParser undecoded, and XMLParser force-unwraps their decoding, so one stray byte in a tag name
@@ -17,6 +18,10 @@ enum GPXParserGuard {
     /// - Throws: `TrackReadError` naming `source` and the line of the first byte that is not valid UTF-8, or of the
     ///   first processing instruction without data.
     static func check(_ data: Data, source: String) throws(TrackReadError) {
+        // libxml2 reads UTF-16 without a byte order mark by its zero bytes (valid UTF-8): one rule refuses both.
+        if let wide = WideTextEncoding.detect(data) {
+            throw TrackReadError(source: source, message: wide.refusal("tracks"))
+        }
         if let offset = firstInvalidUTF8Offset(data) {
             let byte = data[data.index(data.startIndex, offsetBy: offset)]
             throw TrackReadError(source: source, line: line(at: offset, in: data),

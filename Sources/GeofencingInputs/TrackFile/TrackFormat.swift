@@ -23,8 +23,12 @@ public enum TrackFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
 
     /// The format of a file that starts with `sample`.
     ///
-    /// - Throws: `TrackReadError` naming `source` and saying what the content looks like, when it is none of them.
+    /// - Throws: `TrackReadError` naming `source` and saying what the content looks like, when it is none of them;
+    ///   UTF-16 and UTF-32 text by one rule, with or without a byte order mark (`WideTextEncoding`).
     static func detect(in sample: Data, source: String) throws -> TrackFormat {
+        if let wide = WideTextEncoding.detect(sample) {
+            throw TrackReadError(source: source, message: wide.refusal("tracks"))
+        }
         var text = sample.prefix(sampleSize)
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }      // UTF-8 byte order mark
         let content = text.drop(while: isWhitespace)
