@@ -138,7 +138,8 @@ public struct GPSDJSONReader: Sendable {
 
     private static func describe(_ error: any Error) -> String {
         switch error {
-        case DecodingError.dataCorrupted(let context): context.debugDescription
+        case DecodingError.dataCorrupted(let context):
+            InputText.shown(context.debugDescription, limit: InputText.maximumShownMessageCharacters)
         case DecodingError.keyNotFound(let key, _): "no \"\(key.stringValue)\""
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type"

@@ -66,7 +66,7 @@ enum GPXParserGuard {
             var end = index + 2
             while end < bytes.count, !isWhitespace(bytes[end]), !closesHere(end) { end += 1 }
             if end < bytes.count, closesHere(end) {
-                return (index, String(decoding: bytes[(index + 2)..<end].prefix(40), as: UTF8.self))
+                return (index, InputText.shown(bytes[(index + 2)..<end]))
             }
             index = end
         }

@@ -7,12 +7,16 @@ enum InputText {
     /// Values longer than this many Unicode scalars are cut and end in "…".
     static let maximumShownCharacters = 40
 
-    /// `text` escaped and cut, without quotes.
-    static func shown(_ text: some StringProtocol) -> String {
+    /// A message of another parser that may quote its input (JSONDecoder's "Number 1e400... is not representable")
+    /// is cut after this many scalars.
+    static let maximumShownMessageCharacters = 200
+
+    /// `text` escaped and cut after `limit` scalars, without quotes.
+    static func shown(_ text: some StringProtocol, limit: Int = maximumShownCharacters) -> String {
         var result = ""
         var shownCount = 0
         for scalar in text.unicodeScalars {
-            if shownCount == maximumShownCharacters {
+            if shownCount == limit {
                 result += "…"
                 break
             }

@@ -38,7 +38,8 @@ public enum TrackFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         if content.first == UInt8(ascii: "<") {
             let root = rootElement(of: content)
             guard root == "gpx" else {
-                throw TrackReadError(source: source, message: "looks like XML with root element <\(root ?? "?")>, not GPX")
+                throw TrackReadError(source: source,
+                                     message: "looks like XML with root element <\(InputText.shown(root ?? "?"))>, not GPX")
             }
             return .gpx
         }
@@ -86,13 +87,14 @@ public enum TrackFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
             return "looks like binary data (\(controlBytes) of the first \(content.count) bytes are control "
                 + "characters), not NMEA, GPX or gpsd JSON"
         }
-        let firstLine = String(decoding: content.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
-            .prefix(60), as: UTF8.self)
+        let firstLine = InputText.doubleQuoted(String(decoding: content.prefix {
+            $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r")
+        }.prefix(InputText.maximumShownCharacters * 4 + 4), as: UTF8.self))
         if content.first == UInt8(ascii: "{") || content.first == UInt8(ascii: "[") {
-            return "looks like JSON without gpsd reports (no \"class\" member; GeoJSON?), first line \"\(firstLine)\""
+            return "looks like JSON without gpsd reports (no \"class\" member; GeoJSON?), first line \(firstLine)"
         }
         return "is text without NMEA sentences (none with a valid checksum), GPX or gpsd JSON reports; "
-            + "first line \"\(firstLine)\""
+            + "first line \(firstLine)"
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
