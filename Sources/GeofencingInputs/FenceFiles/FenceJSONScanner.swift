@@ -127,6 +127,7 @@ struct FenceJSONScanner {
         case UInt8(ascii: "{"):
             var object = FenceJSONObject()
             guard try open(UInt8(ascii: "}")) else { return .object(object) }
+            object.members.reserveCapacity(8)  // a feature's objects have a few members: one allocation, not three
             repeat {
                 let key = try key()
                 object.members.append(FenceJSONObject.Member(key: key, value: try value()))
@@ -136,6 +137,7 @@ struct FenceJSONScanner {
         case UInt8(ascii: "["):
             var items: [FenceJSONValue] = []
             guard try open(UInt8(ascii: "]")) else { return .array(items) }
+            items.reserveCapacity(4)  // most arrays are positions
             repeat { items.append(try value()) } while try continues(until: UInt8(ascii: "]"))
             closed()
             return .array(items)
