@@ -90,6 +90,7 @@ struct GPSDJSONReaderTests {
             #expect(log.observations == expected.observations, "\(variant)")
             #expect(log.statistics.badLines == 0)
             #expect(log.statistics.usedReports == 2 && log.statistics.otherReports == 1)
+            #expect(log.statistics.lines == log.statistics.continuationLines + 3)
             let track = try TrackFile.read(data: Data(variant.joined(separator: "\n").utf8), source: "t.json")
             #expect(track.format == .gpsdJSON)
             #expect(track.observations == expected.observations)

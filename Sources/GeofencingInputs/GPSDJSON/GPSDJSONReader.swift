@@ -69,6 +69,7 @@ public struct GPSDJSONReader: Sendable {
                 open.bytes.append(UInt8(ascii: "\n"))
                 open.bytes += bytes
                 open.nesting.scan(bytes)
+                statistics.continuationLines += 1
                 openReport = open
                 if open.nesting.isClosed || open.bytes.count > Self.maximumReportLength {
                     openReport = nil
