@@ -333,11 +333,20 @@ typedef struct gf__shape {
 } gf__shape;
 
 /* Builds a shape from rings (polygon: half_width_mm 0; corridor: one ring, the path). The caller has validated
- * the coordinates and counts. GF_ERR_SHAPE for a shape the model cannot take (no edge of non-zero length, or
- * across +-180 deg); GF_ERR_NOMEM (nothing allocated then). Adds the bytes allocated to *bytes. */
+ * the coordinates and counts. GF_ERR_SHAPE for a shape the model cannot take, with *problem (when not NULL) saying
+ * why: no edge of non-zero length (GF_SHAPE_FAULT_ZERO_AREA), across +-180 deg (GF_SHAPE_FAULT_SPAN), more than
+ * GF_SHAPE_CELL_EDGES_MAX edges in one cell (GF_SHAPE_FAULT_DENSE); GF_ERR_NOMEM (nothing allocated then). Adds the
+ * bytes allocated to *bytes. Does not check a polygon's rings for validity (gf_shape_check.c does). */
 gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
-                          uint32_t half_width_mm, gf__shape **out, size_t *bytes);
+                          uint32_t half_width_mm, gf__shape **out, size_t *bytes, gf_shape_problem *problem);
+/* Whether an edge of the shape starts at vertex i (not a ring's closing vertex, not a zero-length edge). */
+int gf__shape_is_edge(const gf__shape *s, uint32_t i);
+/* The grid column and row of a longitude and latitude (e7), clamped to the grid. */
+uint32_t gf__shape_col(const gf__shape *s, int64_t lon);
+uint32_t gf__shape_row(const gf__shape *s, int64_t lat);
 void gf__shape_free(gf__shape *s);
+/* gf_polygon_add's checks of its arguments (ring counts and ends, vertex ranges): GF_OK or the status to return. */
+gf_status gf__polygon_arguments(const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count);
 /* Whether the fix is inside the shape or its boundary within margin_mm; sets *distance_mm (signed, negative inside)
  * when it is. *fix_ecef: the fix's ECEF, valid when *fix_ecef_ready, else computed here if a distance is needed
  * (a fix outside a polygon at margin 0 needs none). */

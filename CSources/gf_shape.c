@@ -21,7 +21,9 @@
  * + 1e-7 * d. The sign (inside or not) has no error for polygons; a corridor's sign follows its distance (band 2 cm).
  *
  * THE EDGE GRID. Per shape, a uniform grid of square cells of 2^shift e7 over its box (about one cell per edge), each
- * cell listing the edges whose box overlaps the cell (corridors: the box grown by W). A polygon also keeps, per
+ * cell listing the edges that pass through it (a superset: gf__edge_cols; corridors: whose W-neighbourhood reaches
+ * it). The cell size is chosen so that the grid lists at most GF__ENTRIES_PER_EDGE entries per edge and, where that
+ * allows, at most GF_SHAPE_CELL_EDGES_MAX edges per cell (else the shape is refused). A polygon also keeps, per
  * cell, whether the cell's south-west corner is inside. A fix is then inside iff that corner is, flipped by each edge
  * crossing the two-leg path corner -> (fix.lon, corner.lat) -> fix, which lies in the cell, so only the cell's edges
  * can cross it: the work per fix depends on the edges near it, not on the shape's vertex count.
@@ -33,6 +35,8 @@
 
 #define GF__BAND_SHIFT 18      /* latitude bands of the local frame's scales: 2^18 e7 = 0.026 deg = 2.9 km */
 #define GF__SCALE_STEP 65536   /* scales are q per GF__SCALE_STEP e7 (ECEF chords over 0.0066 deg) */
+#define GF__ENTRIES_PER_EDGE 8 /* the edge grid's budget: at most this many cell entries per edge (plus 64) */
+#define GF__CELLS_PER_EDGE 16  /* and at most this many cells per edge (plus 64), when it is made finer */
 
 /* ---- Exact predicates on e7 integers (differences <= 1.8e9 and 1.7e9: every product < 2^62) ---- */
 
@@ -132,23 +136,101 @@ void gf__shape_free(gf__shape *s) {
     free(s);
 }
 
-/* Corner parities of one grid row line (y = y0 + row * side) of a polygon: each edge straddling the line flips every
- * corner west of where it meets the line (the corners whose eastward ray crosses it). `flips` has gx + 1 entries. */
-static void gf__row_corners(gf__shape *s, uint32_t row, uint8_t *flips) {
-    int64_t y = (int64_t)s->y0 + ((int64_t)row << s->shift);
-    memset(flips, 0, (size_t)s->gx + 1);
-    /* Edges straddling y overlap the cells of row `row` (one end above y, the other at or below it): scan them. */
-    uint32_t r = row < s->gy ? row : s->gy - 1;
-    for (uint32_t col = 0; col < s->gx; col++) {
-        uint32_t cell = r * s->gx + col;
-        for (uint32_t k = s->cell_start[cell]; k < s->cell_start[cell + 1]; k++) {
-            uint32_t e = s->cell_edges[k];
-            gf_point a = s->vertices[e], b = s->vertices[e + 1];
-            if (!gf__straddles_y(a, b, y)) continue;
-            /* Count the edge once: in the first cell of this row that lists it. */
-            int64_t lon_lo, lon_hi, lat_lo, lat_hi;
-            gf__edge_box(s, e, &lon_lo, &lon_hi, &lat_lo, &lat_hi);
-            if (col != gf__cell_col(s, lon_lo)) continue;
+/* Floor and ceiling of n / d for d > 0. */
+static int64_t gf__floor_div(int64_t n, int64_t d) {
+    return n >= 0 ? n / d : -((-n + d - 1) / d);
+}
+
+static int64_t gf__ceil_div(int64_t n, int64_t d) {
+    return n >= 0 ? (n + d - 1) / d : -(-n / d);
+}
+
+/* An edge with the reach of its box beyond the segment (corridors: the half-width's; polygons: 0). */
+typedef struct gf__edge_reach {
+    gf_point a, b;
+    int64_t lat_lo, lat_hi;             /* the grown box's latitudes */
+    int64_t north, south, west, east;   /* how far the grown box reaches beyond the segment's own box */
+} gf__edge_reach;
+
+static gf__edge_reach gf__reach_of(const gf__shape *s, uint32_t i) {
+    gf__edge_reach r;
+    r.a = s->vertices[i];
+    r.b = s->vertices[i + 1];
+    int64_t lon_lo, lon_hi;
+    gf__edge_box(s, i, &lon_lo, &lon_hi, &r.lat_lo, &r.lat_hi);
+    r.north = r.lat_hi - (r.a.lat > r.b.lat ? r.a.lat : r.b.lat);
+    r.south = (r.a.lat < r.b.lat ? r.a.lat : r.b.lat) - r.lat_lo;
+    r.west = (r.a.lon < r.b.lon ? r.a.lon : r.b.lon) - lon_lo;
+    r.east = lon_hi - (r.a.lon > r.b.lon ? r.a.lon : r.b.lon);
+    return r;
+}
+
+/* The columns of row `row` the edge can meet (corridors: its half-width's neighbourhood): *col_lo .. *col_hi, or 0
+ * when it meets none. A superset of the cells the segment passes through: its longitudes over the latitudes that
+ * reach the row (the row's closed band, widened by the reach), rounded outwards and widened by one unit. So a long
+ * edge is listed in the cells along it, not in every cell of its box: a shape's grid lists O(edges + their lengths
+ * in cells) entries whatever the edges' directions. */
+static int gf__edge_cols(const gf__shape *s, const gf__edge_reach *r, uint32_t row, uint32_t *col_lo,
+                         uint32_t *col_hi) {
+    int64_t y_lo = s->y0 + ((int64_t)row << s->shift), y_hi = y_lo + ((int64_t)1 << s->shift);
+    int64_t seg_lo = r->a.lat < r->b.lat ? r->a.lat : r->b.lat, seg_hi = r->a.lat < r->b.lat ? r->b.lat : r->a.lat;
+    int64_t lo = y_lo - r->north, hi = y_hi + r->south;  /* the segment's latitudes whose reach meets the row */
+    if (lo < seg_lo) lo = seg_lo;
+    if (hi > seg_hi) hi = seg_hi;
+    if (lo > hi) return 0;
+    int64_t dy = (int64_t)r->b.lat - r->a.lat, dx = (int64_t)r->b.lon - r->a.lon;
+    int64_t west, east;
+    if (dy == 0) {
+        west = r->a.lon < r->b.lon ? r->a.lon : r->b.lon;
+        east = r->a.lon < r->b.lon ? r->b.lon : r->a.lon;
+    } else {
+        /* lon(y) = a.lon + (y - a.lat) * dx / dy; |y - a.lat| < 1.7e9 and |dx| <= 1.8e9: the products fit. */
+        int64_t n_lo = (lo - r->a.lat) * dx, n_hi = (hi - r->a.lat) * dx;
+        if (dy < 0) dy = -dy, n_lo = -n_lo, n_hi = -n_hi;
+        int64_t w1 = gf__floor_div(n_lo, dy), w2 = gf__floor_div(n_hi, dy);
+        int64_t e1 = gf__ceil_div(n_lo, dy), e2 = gf__ceil_div(n_hi, dy);
+        west = r->a.lon + (w1 < w2 ? w1 : w2);
+        east = r->a.lon + (e1 > e2 ? e1 : e2);
+    }
+    *col_lo = gf__cell_col(s, west - r->west - 1);
+    *col_hi = gf__cell_col(s, east + r->east + 1);
+    return 1;
+}
+
+/* The rows the edge's grown box covers. */
+static void gf__edge_rows(const gf__shape *s, const gf__edge_reach *r, uint32_t *row_lo, uint32_t *row_hi) {
+    *row_lo = gf__cell_row(s, r->lat_lo);
+    *row_hi = gf__cell_row(s, r->lat_hi);
+}
+
+/* Grid entries of the edges at the shape's current shift, counting stops once above `budget`. */
+static uint64_t gf__count_entries(const gf__shape *s, uint64_t budget) {
+    uint64_t entries = 0;
+    for (uint32_t i = 0; i + 1 < s->vertex_count && entries <= budget; i++) {
+        if (!gf__is_edge(s, i)) continue;
+        gf__edge_reach r = gf__reach_of(s, i);
+        uint32_t row_lo, row_hi, col_lo, col_hi;
+        gf__edge_rows(s, &r, &row_lo, &row_hi);
+        for (uint32_t row = row_lo; row <= row_hi; row++)
+            if (gf__edge_cols(s, &r, row, &col_lo, &col_hi)) entries += (uint64_t)(col_hi - col_lo) + 1;
+    }
+    return entries;
+}
+
+/* Corner parities of a polygon: each edge straddling a row line y = y0 + row * side flips every corner of that line
+ * west of where it meets it (the corners whose eastward ray crosses it), recorded in flips[row * (gx + 1) + k] for
+ * corners 0 .. k-1 and summed from the east. Per edge: one binary search per row line it straddles. */
+static void gf__corner_flips(const gf__shape *s, uint8_t *flips) {
+    int64_t side = (int64_t)1 << s->shift;
+    for (uint32_t e = 0; e + 1 < s->vertex_count; e++) {
+        if (!gf__is_edge(s, e)) continue;
+        gf_point a = s->vertices[e], b = s->vertices[e + 1];
+        int64_t lat_lo = a.lat < b.lat ? a.lat : b.lat, lat_hi = a.lat < b.lat ? b.lat : a.lat;
+        /* Row lines y with lat_lo <= y < lat_hi (those the edge straddles). */
+        int64_t first = (lat_lo - s->y0 + side - 1) >> s->shift, last = (lat_hi - 1 - s->y0) >> s->shift;
+        if (last >= s->gy) last = (int64_t)s->gy - 1;
+        for (int64_t row = first; row <= last; row++) {
+            int64_t y = s->y0 + (row << s->shift);
             /* The corners east_of holds for form a prefix 0 .. k-1: binary search for k. */
             uint32_t lo = 0, hi = s->gx + 1;
             while (lo < hi) {
@@ -156,14 +238,42 @@ static void gf__row_corners(gf__shape *s, uint32_t row, uint8_t *flips) {
                 if (gf__east_of(a, b, (int64_t)s->x0 + ((int64_t)mid << s->shift), y)) lo = mid + 1;
                 else hi = mid;
             }
-            flips[lo] ^= 1u;  /* corners 0 .. lo-1 flip: recorded at lo, summed from the east */
+            flips[(size_t)row * (s->gx + 1) + lo] ^= 1u;
         }
     }
 }
 
+/* Sets the grid's cell size (2^shift e7) and so its columns and rows over a box of width x height e7. */
+static void gf__set_shift(gf__shape *s, uint32_t shift, int64_t width, int64_t height) {
+    s->shift = shift;
+    s->gx = (uint32_t)(((width - 1) >> shift) + 1);
+    s->gy = (uint32_t)(((height - 1) >> shift) + 1);
+}
+
+/* Counts the edges of each cell into s->cell_start[cell + 1] (zeroed by the caller); returns the most in one cell,
+ * and that cell in *densest_cell. */
+static uint32_t gf__count_cells(gf__shape *s, uint64_t *densest_cell) {
+    for (uint32_t i = 0; i + 1 < s->vertex_count; i++) {
+        if (!gf__is_edge(s, i)) continue;
+        gf__edge_reach r = gf__reach_of(s, i);
+        uint32_t row_lo, row_hi, col_lo, col_hi;
+        gf__edge_rows(s, &r, &row_lo, &row_hi);
+        for (uint32_t row = row_lo; row <= row_hi; row++) {
+            if (!gf__edge_cols(s, &r, row, &col_lo, &col_hi)) continue;
+            for (uint32_t col = col_lo; col <= col_hi; col++) s->cell_start[(uint64_t)row * s->gx + col + 1]++;
+        }
+    }
+    uint32_t densest = 0;
+    uint64_t cells = (uint64_t)s->gx * s->gy;
+    for (uint64_t c = 0; c < cells; c++)
+        if (s->cell_start[c + 1] > densest) densest = s->cell_start[c + 1], *densest_cell = c;
+    return densest;
+}
+
 gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
-                          uint32_t half_width_mm, gf__shape **out, size_t *bytes) {
+                          uint32_t half_width_mm, gf__shape **out, size_t *bytes, gf_shape_problem *problem) {
     *out = NULL;
+    if (problem != NULL) memset(problem, 0, sizeof *problem);
     uint32_t total = ring_ends[ring_count - 1];
     gf__shape *s = calloc(1, sizeof *s);
     if (s == NULL) return GF_ERR_NOMEM;
@@ -186,7 +296,7 @@ gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, u
     }
 
     /* The box, and the grid over it: origin one unit south-west of every vertex (so the first corner of each row
-     * is outside), square cells, about one per edge. */
+     * is outside), square cells. */
     int64_t lon_lo = INT64_MAX, lon_hi = INT64_MIN, lat_lo = INT64_MAX, lat_hi = INT64_MIN;
     uint32_t edges = 0;
     for (uint32_t i = 0; i + 1 < s->vertex_count; i++) {
@@ -202,6 +312,10 @@ gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, u
     if (edges == 0 || lon_lo < -GF_LON_MAX_E7 || lon_hi > GF_LON_MAX_E7 || lon_hi - lon_lo > GF_LON_MAX_E7) {
         /* No edge of non-zero length, or the shape (with its half-width) reaches across +-180 deg or spans more
          * than half the globe: its edges would be ambiguous. */
+        if (problem != NULL) {
+            problem->fault = edges == 0 ? GF_SHAPE_FAULT_ZERO_AREA : GF_SHAPE_FAULT_SPAN;
+            problem->at = vertices[0];
+        }
         gf__shape_free(s);
         return GF_ERR_SHAPE;
     }
@@ -209,46 +323,75 @@ gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, u
     s->x0 = lon_lo - 1;
     s->y0 = lat_lo - 1;
     int64_t width = lon_hi - s->x0 + 1, height = lat_hi - s->y0 + 1;
+    /* The cells: about one per edge to start with, then coarser until the edges' entries fit the budget
+     * (GF__ENTRIES_PER_EDGE per edge), or finer (up to 4 steps) while a cell lists too many: each try costs
+     * O(edges + budget + cells), and there are at most 36 of them, so the build is O(V log) in time and O(V) in
+     * memory for any shape (a fan of long edges, many coincident rings). */
     uint32_t shift = 0;
     while ((((width - 1) >> shift) + 1) * (((height - 1) >> shift) + 1) > (int64_t)(edges < 4 ? 4 : edges)) shift++;
-    s->shift = shift;
-    s->gx = (uint32_t)(((width - 1) >> shift) + 1);
-    s->gy = (uint32_t)(((height - 1) >> shift) + 1);
+    uint64_t budget = (uint64_t)edges * GF__ENTRIES_PER_EDGE + 64;
+    for (;; shift++) {
+        gf__set_shift(s, shift, width, height);
+        if (gf__count_entries(s, budget) <= budget || (s->gx == 1 && s->gy == 1)) break;
+    }
+    /* Where that grid leaves more than GF_SHAPE_CELL_EDGES_MAX edges in a cell (detail crowded in one place of a
+     * large shape), finer grids, as long as they keep to the budget and to GF__CELLS_PER_EDGE cells per edge. */
+    uint64_t densest_cell = 0;
+    uint32_t densest = 0;
+    for (uint32_t fit = shift;; shift--) {
+        free(s->cell_start);
+        s->cell_start = calloc((size_t)s->gx * s->gy + 1, sizeof *s->cell_start);
+        if (s->cell_start == NULL) {
+            gf__shape_free(s);
+            return GF_ERR_NOMEM;
+        }
+        densest = gf__count_cells(s, &densest_cell);
+        if (densest <= GF_SHAPE_CELL_EDGES_MAX || shift == 0 || fit - shift >= 4) break;
+        uint32_t finer_gx = (uint32_t)(((width - 1) >> (shift - 1)) + 1), finer_gy = (uint32_t)(((height - 1) >> (shift - 1)) + 1);
+        if ((uint64_t)finer_gx * finer_gy > (uint64_t)edges * GF__CELLS_PER_EDGE + 64) break;
+        gf__set_shift(s, shift - 1, width, height);
+        if (gf__count_entries(s, budget) > budget) {
+            gf__set_shift(s, shift, width, height);
+            break;
+        }
+    }
+    if (densest > GF_SHAPE_CELL_EDGES_MAX) {
+        /* Too many edges near one place for any grid within the budget: a query there would walk them all. */
+        if (problem != NULL) {
+            /* Where: the cell's middle, within the vertices' box (so a valid coordinate). */
+            int64_t half = ((int64_t)1 << s->shift) / 2;
+            int64_t lat = s->y0 + ((int64_t)(densest_cell / s->gx) << s->shift) + half;
+            int64_t lon = s->x0 + ((int64_t)(densest_cell % s->gx) << s->shift) + half;
+            problem->fault = GF_SHAPE_FAULT_DENSE;
+            problem->at.lat = (int32_t)(lat < lat_lo ? lat_lo : lat > lat_hi ? lat_hi : lat);
+            problem->at.lon = (int32_t)(lon < lon_lo ? lon_lo : lon > lon_hi ? lon_hi : lon);
+        }
+        gf__shape_free(s);
+        return GF_ERR_SHAPE;
+    }
     uint64_t cells = (uint64_t)s->gx * s->gy;
 
-    /* Edge lists per cell, in two passes (count, then fill): compressed rows. */
-    s->cell_start = calloc((size_t)cells + 1, sizeof *s->cell_start);
-    if (s->cell_start == NULL) {
+    /* Edge lists per cell: the counts above, summed into compressed rows, then filled. */
+    for (uint64_t c = 0; c < cells; c++) s->cell_start[c + 1] += s->cell_start[c];
+    uint64_t entries = s->cell_start[cells];
+    s->cell_edges = malloc((size_t)(entries == 0 ? 1 : entries) * sizeof *s->cell_edges);
+    s->fill = calloc((size_t)cells, sizeof *s->fill);
+    if (s->cell_edges == NULL || s->fill == NULL) {
+        free(s->fill);
+        s->fill = NULL;
         gf__shape_free(s);
         return GF_ERR_NOMEM;
     }
-    uint64_t entries = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t i = 0; i + 1 < s->vertex_count; i++) {
-            if (!gf__is_edge(s, i)) continue;
-            int64_t a, b, c, d;
-            gf__edge_box(s, i, &a, &b, &c, &d);
-            for (uint32_t row = gf__cell_row(s, c); row <= gf__cell_row(s, d); row++)
-                for (uint32_t col = gf__cell_col(s, a); col <= gf__cell_col(s, b); col++) {
-                    uint64_t cell = (uint64_t)row * s->gx + col;
-                    if (pass == 0) s->cell_start[cell + 1]++;
-                    else s->cell_edges[s->cell_start[cell] + s->fill[cell]++] = i;
-                }
-        }
-        if (pass == 0) {
-            for (uint64_t c = 0; c < cells; c++) s->cell_start[c + 1] += s->cell_start[c];
-            entries = s->cell_start[cells];
-            if (entries > UINT32_MAX / 2) {
-                gf__shape_free(s);
-                return GF_ERR_SHAPE;
-            }
-            s->cell_edges = malloc((size_t)(entries == 0 ? 1 : entries) * sizeof *s->cell_edges);
-            s->fill = calloc((size_t)cells, sizeof *s->fill);
-            if (s->cell_edges == NULL || s->fill == NULL) {
-                free(s->fill);
-                s->fill = NULL;
-                gf__shape_free(s);
-                return GF_ERR_NOMEM;
+    for (uint32_t i = 0; i + 1 < s->vertex_count; i++) {
+        if (!gf__is_edge(s, i)) continue;
+        gf__edge_reach r = gf__reach_of(s, i);
+        uint32_t row_lo, row_hi, col_lo, col_hi;
+        gf__edge_rows(s, &r, &row_lo, &row_hi);
+        for (uint32_t row = row_lo; row <= row_hi; row++) {
+            if (!gf__edge_cols(s, &r, row, &col_lo, &col_hi)) continue;
+            for (uint32_t col = col_lo; col <= col_hi; col++) {
+                uint64_t cell = (uint64_t)row * s->gx + col;
+                s->cell_edges[s->cell_start[cell] + s->fill[cell]++] = i;
             }
         }
     }
@@ -258,18 +401,19 @@ gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, u
     /* Polygon: the inside bit of every cell's south-west corner, row line by row line. */
     if (half_width_mm == 0) {
         s->corner_bits = calloc(((size_t)cells + 63) / 64, sizeof *s->corner_bits);
-        uint8_t *flips = malloc((size_t)s->gx + 1);
+        uint8_t *flips = calloc((size_t)s->gy * (s->gx + 1), 1);
         if (s->corner_bits == NULL || flips == NULL) {
             free(flips);
             gf__shape_free(s);
             return GF_ERR_NOMEM;
         }
+        gf__corner_flips(s, flips);
         for (uint32_t row = 0; row < s->gy; row++) {
-            gf__row_corners(s, row, flips);
             /* Corner col is flipped by the edges met east of it: those recorded at col + 1 .. gx. */
+            const uint8_t *line = flips + (size_t)row * (s->gx + 1);
             uint8_t inside = 0;
             for (uint32_t col = s->gx; col-- > 0;) {
-                inside ^= flips[col + 1];
+                inside ^= line[col + 1];
                 if (inside) {
                     uint64_t cell = (uint64_t)row * s->gx + col;
                     s->corner_bits[cell >> 6] |= (uint64_t)1 << (cell & 63);
@@ -611,3 +755,7 @@ int gf__shape_test(const gf__shape *s, gf_point fix, gf__ecef *fix_ecef, int *fi
     *distance_mm = n.best_mm;
     return 1;
 }
+
+int gf__shape_is_edge(const gf__shape *s, uint32_t i) { return gf__is_edge(s, i); }
+uint32_t gf__shape_col(const gf__shape *s, int64_t lon) { return gf__cell_col(s, lon); }
+uint32_t gf__shape_row(const gf__shape *s, int64_t lat) { return gf__cell_row(s, lat); }

@@ -35,7 +35,7 @@ const char *gf_status_message(gf_status status) {
     case GF_ERR_CORRUPT: return "a table invariant is broken (a bug in the geofence core)";
     case GF_ERR_SHAPE:
         return "not a polygon or corridor the core takes: too few vertices, rings out of order, too many vertices, "
-               "or across +-180 degrees";
+               "across +-180 degrees, or too many edges crowded in one place";
     case GF_ERR_KIND: return "the handle names a polygon or corridor; the function takes circles only";
     }
     return "unknown status code";

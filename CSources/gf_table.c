@@ -276,6 +276,22 @@ gf_status gf_fence_distance(const gf_table *table, gf_handle handle, gf_point fi
     return GF_OK;
 }
 
+gf_status gf_shape_grid_of(const gf_table *table, gf_handle handle, gf_shape_grid *grid) {
+    if (table == NULL || grid == NULL) return GF_ERR_NULL;
+    uint32_t slot = gf__live_slot(table, handle);
+    if (slot == GF__NIL) return GF_ERR_HANDLE;
+    if (table->fences[slot].radius_mm != GF__SHAPE_RADIUS) return GF_ERR_KIND;
+    const gf__shape *s = table->shapes[slot];
+    uint32_t cells = s->gx * s->gy, densest = 0;
+    for (uint32_t c = 0; c < cells; c++)
+        if (s->cell_start[c + 1] - s->cell_start[c] > densest) densest = s->cell_start[c + 1] - s->cell_start[c];
+    grid->edges = s->edge_count;
+    grid->cells = cells;
+    grid->entries = s->cell_start[cells];
+    grid->densest = densest;
+    return GF_OK;
+}
+
 /* ---- Polygons and corridors ---- */
 
 static gf_status gf__check_vertices(const gf_point *vertices, uint32_t count) {
@@ -284,6 +300,17 @@ static gf_status gf__check_vertices(const gf_point *vertices, uint32_t count) {
         if (vertices[i].lon < -GF_LON_MAX_E7 || vertices[i].lon > GF_LON_MAX_E7) return GF_ERR_LONGITUDE;
     }
     return GF_OK;
+}
+
+gf_status gf__polygon_arguments(const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count) {
+    if (ring_count == 0) return GF_ERR_SHAPE;
+    uint32_t start = 0;
+    for (uint32_t r = 0; r < ring_count; r++) {
+        if (ring_ends[r] < start || ring_ends[r] - start < 3 || ring_ends[r] > GF_SHAPE_VERTICES_MAX)
+            return GF_ERR_SHAPE;
+        start = ring_ends[r];
+    }
+    return gf__check_vertices(vertices, start);
 }
 
 /* Adds a built shape: reserves everything first, so that a failure leaves the table as it was (and frees it). */
@@ -318,17 +345,11 @@ gf_status gf_polygon_add(gf_table *table, const gf_point *vertices, const uint32
     if (table == NULL || vertices == NULL || ring_ends == NULL || out == NULL) return GF_ERR_NULL;
     if (ring_count == 0) return GF_ERR_SHAPE;
     if (table->count >= table->capacity) return GF_ERR_CAPACITY;
-    uint32_t start = 0;
-    for (uint32_t r = 0; r < ring_count; r++) {
-        if (ring_ends[r] < start || ring_ends[r] - start < 3 || ring_ends[r] > GF_SHAPE_VERTICES_MAX)
-            return GF_ERR_SHAPE;
-        start = ring_ends[r];
-    }
-    gf_status status = gf__check_vertices(vertices, start);
+    gf_status status = gf__polygon_arguments(vertices, ring_ends, ring_count);
     if (status != GF_OK) return status;
     gf__shape *shape = NULL;
     size_t shape_bytes = 0;
-    status = gf__shape_build(vertices, ring_ends, ring_count, 0, &shape, &shape_bytes);
+    status = gf__shape_build(vertices, ring_ends, ring_count, 0, &shape, &shape_bytes, NULL);
     if (status != GF_OK) return status;
     return gf__add_shape(table, shape, shape_bytes, out);
 }
@@ -343,7 +364,7 @@ gf_status gf_corridor_add(gf_table *table, const gf_point *path, uint32_t count,
     if (status != GF_OK) return status;
     gf__shape *shape = NULL;
     size_t shape_bytes = 0;
-    status = gf__shape_build(path, &count, 1, half_width_mm, &shape, &shape_bytes);
+    status = gf__shape_build(path, &count, 1, half_width_mm, &shape, &shape_bytes, NULL);
     if (status != GF_OK) return status;
     return gf__add_shape(table, shape, shape_bytes, out);
 }

@@ -75,6 +75,7 @@ extern "C" {
 #define GF_MARGIN_MAX_MM      50000000u         /* largest query margin: 50 km */
 #define GF_CAPACITY_MAX       16777215u         /* largest table capacity: 2^24 - 1 fences */
 #define GF_SHAPE_VERTICES_MAX 4000000u          /* most vertices of one polygon (all rings) or corridor */
+#define GF_SHAPE_CELL_EDGES_MAX 256u            /* most edges one cell of a shape's edge grid lists (see Polygons) */
 
 /* ---- Types -------------------------------------------------------------------------------------------------- */
 
@@ -201,19 +202,73 @@ gf_status gf_fence_distance(const gf_table *table, gf_handle handle, gf_point fi
  * exact within the query margin and at least one cell of the polygon's own edge grid (about its mean edge length)
  * of the boundary; deeper inside it is reported as how far the search reached: a lower bound on the depth, at least
  * the margin (gf_fence_distance measures it with a larger limit).
- * Work per query: the edges in the cells of the shape's own grid near the fix, never all of its vertices.
+ * The edge grid: square cells over the shape's box, about one per edge, each listing the edges that pass through it
+ * (corridors: whose half-width reaches it). Built in O(V log) time whatever the shape: a grid whose cells would list
+ * more than 8 entries per edge (long edges across many cells) is made coarser, and one that leaves more than
+ * GF_SHAPE_CELL_EDGES_MAX edges in a cell (detail crowded in one place) finer, up to 16 cells per edge; a shape for
+ * which no such grid keeps every cell to GF_SHAPE_CELL_EDGES_MAX edges (many edges meeting at one point, rings on top
+ * of each other, thousands of long edges side by side) is refused with GF_ERR_SHAPE (gf_polygon_check names it
+ * GF_SHAPE_FAULT_DENSE).
+ * Work per query: the edges of the grid cells the query searches, at most GF_SHAPE_CELL_EDGES_MAX each: the fix's cell
+ * for inside or not, the cells within the margin (and at least the fix's cell and its 8 neighbours) for the distance.
+ * Never all of a shape's vertices.
  * Limits: vertices within |lat| <= 85 deg; no shape (with its half-width) across +-180 deg or wider than 180 deg
- * of longitude; at most GF_SHAPE_VERTICES_MAX vertices. Memory: about 8 + 12 bytes per vertex, allocated at add.
+ * of longitude; at most GF_SHAPE_VERTICES_MAX vertices; at most GF_SHAPE_CELL_EDGES_MAX edges per grid cell.
+ * Memory: about 8 + 12 bytes per vertex for most shapes, at most 8 + 4 * (8 entries + 16 cells) + 4 bytes per edge,
+ * allocated at add.
+ * Validity: a polygon's rings are decided by the even-odd rule as given; gf_polygon_check tells whether they form a
+ * valid ring set (where that rule means the union of parts minus their holes, as GeoJSON does) and how they nest.
+ * A corridor's path may be any polyline (it may cross or retrace itself: the distance to it is still defined); only
+ * the density limit applies to it.
  * gf_fence_remove removes them; gf_fence_move and gf_fence_get return GF_ERR_KIND for them. */
 
 /* Adds a polygon of ring_count rings: ring i is vertices[ring_ends[i - 1] .. ring_ends[i]) (ring_ends[-1] = 0),
  * at least 3 vertices each, without repeating the first vertex at the end (a repeated one is ignored). The first ring
- * is the outer boundary, the others holes (the even-odd rule does not check that they nest).
+ * is the outer boundary, the others holes (the even-odd rule does not check that they nest: gf_polygon_check does).
  * Errors: GF_ERR_NULL, GF_ERR_LATITUDE / GF_ERR_LONGITUDE (a vertex), GF_ERR_SHAPE (ring_count 0, a ring of fewer
- * than 3 vertices, ring_ends not increasing, too many vertices, across +-180 deg), GF_ERR_CAPACITY, GF_ERR_NOMEM; on
- * any error the table is unchanged. Time and memory O(vertices). */
+ * than 3 vertices, ring_ends not increasing, too many vertices, across +-180 deg, too many edges crowded in one
+ * place), GF_ERR_CAPACITY, GF_ERR_NOMEM; on any error the table is unchanged. Time O(V log V), memory O(V). */
 gf_status gf_polygon_add(gf_table *table, const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
                          gf_handle *out);
+
+/* What is wrong with a polygon or corridor that gf_polygon_check (or an add, for the faults it checks) refuses. */
+typedef enum gf_shape_fault {
+    GF_SHAPE_FAULT_NONE = 0,        /* nothing: the shape is valid */
+    GF_SHAPE_FAULT_ARGUMENTS = 1,   /* the status says what (no ring, a ring of < 3 vertices, ring_ends, a vertex) */
+    GF_SHAPE_FAULT_SPAN = 2,        /* across +-180 deg or wider than 180 deg of longitude */
+    GF_SHAPE_FAULT_ZERO_AREA = 3,   /* ring `ring` encloses no area (fewer than 3 distinct vertices, all on a line) */
+    GF_SHAPE_FAULT_CROSSING = 4,    /* rings `ring` and `other_ring` (the same ring when it meets itself) cross or
+                                     * share part of an edge, or a ring touches itself, near `at` */
+    GF_SHAPE_FAULT_DENSE = 5        /* more than GF_SHAPE_CELL_EDGES_MAX edges near `at`: one cell of the edge grid,
+                                     * as fine as its memory budget allows, would list them all */
+} gf_shape_fault;
+
+/* gf_polygon_check's account of a refused shape. */
+typedef struct gf_shape_problem {
+    gf_shape_fault fault;
+    uint32_t ring;          /* the ring at fault (0-based), when the fault names one */
+    uint32_t other_ring;    /* GF_SHAPE_FAULT_CROSSING: the other ring (== ring when a ring meets itself) */
+    gf_point at;            /* a vertex near the fault: an end of one of the edges concerned, or of a dense cell */
+} gf_shape_problem;
+
+/* "No ring": gf_polygon_check's parent of a ring that no other ring contains. */
+#define GF_RING_NONE UINT32_MAX
+
+/* Checks that a polygon's rings (as gf_polygon_add takes them) form a valid ring set, where the even-odd rule means
+ * what GeoJSON (RFC 7946) and OGC simple features mean: every ring encloses a non-zero area; no two edges cross or
+ * overlap along a line; a ring meets itself only where consecutive edges share their vertex; two rings may touch at
+ * single points but not cross there. Then rings nest: parents[i] (when parents is not NULL; ring_count entries) is
+ * set to the innermost other ring containing ring i, or GF_RING_NONE. A caller that knows which rings are outer rings
+ * and which holes compares that nesting with it: a hole's parent must be its own outer ring, an outer ring's parent
+ * none or a hole of another part (an island in a lake). gf_polygon_add itself does not require a valid ring set: it
+ * decides any rings by the even-odd rule, which for invalid ones need not be what their author meant.
+ * Also refuses what gf_polygon_add refuses (the same status). Returns GF_OK (problem->fault NONE), GF_ERR_SHAPE with
+ * *problem saying what and where, GF_ERR_LATITUDE / GF_ERR_LONGITUDE / GF_ERR_NULL (problem: ARGUMENTS), or
+ * GF_ERR_NOMEM. Time: the edge grid's build, at most GF_SHAPE_CELL_EDGES_MAX / 2 edge-pair tests per grid entry,
+ * a sort of the rings, and per ring a walk west along one grid row to the first edge of another ring (at most the
+ * row's cells). Memory O(V), freed before returning. Integer only; exact. */
+gf_status gf_polygon_check(const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
+                           uint32_t *parents, gf_shape_problem *problem);
 
 /* Adds a corridor: the path path[0 .. count) (count >= 2) with half-width half_width_mm (GF_RADIUS_MIN_MM ..
  * GF_RADIUS_MAX_MM). Errors as gf_polygon_add, GF_ERR_RADIUS for the half-width. */
@@ -282,6 +337,18 @@ gf_status gf_query_tracked(const gf_table *table, gf_cursor *cursor, gf_point fi
 /* Checks every invariant of the table (each live fence is in exactly the index cells its bounding box covers, every
  * index entry names a live fence, counts agree). O(fences + cells). Returns GF_OK or GF_ERR_CORRUPT. For tests. */
 gf_status gf_table_verify(const gf_table *table);
+
+/* The size of a polygon's or corridor's edge grid, which bounds a query's work on it: each fix tests the edges of
+ * at most `densest` per cell it searches. */
+typedef struct gf_shape_grid {
+    uint32_t edges;     /* edges of non-zero length */
+    uint32_t cells;     /* cells of the grid */
+    uint32_t entries;   /* (cell, edge) entries: at most 8 per edge + 64 */
+    uint32_t densest;   /* most edges of one cell: at most GF_SHAPE_CELL_EDGES_MAX */
+} gf_shape_grid;
+
+/* Reads the grid of the shape `handle`. Errors: GF_ERR_NULL, GF_ERR_HANDLE, GF_ERR_KIND (a circle). For tests. */
+gf_status gf_shape_grid_of(const gf_table *table, gf_handle handle, gf_shape_grid *grid);
 
 #ifdef __cplusplus
 }

@@ -17,9 +17,11 @@ if [ "${1:-}" = "--test" ]; then
     # clang-14 + libclang-rt-14-dev: libFuzzer and the sanitizers for the C core (scripts/fuzz-core.sh).
     # python3-geographiclib: the polygon reference (scripts/gen_polygon_vectors.py, make check-polygons-shared).
     # e2fsprogs + util-linux: the ext4 image the daemon's store-fault test turns read-only; setpriv runs the daemon
-    # as an unprivileged user in the security test.
+    # as an unprivileged user in the security test. python3-seccomp: scripts/service-sandbox.py, which runs the
+    # daemon under the service unit's system call filter in the service-unit test. strace: the standard-output
+    # tests count write and fsync calls.
     PACKAGES+=(gpsd gpsd-clients sqlite3 mosquitto chromium python3 systemd clang-14 libclang-rt-14-dev
-               python3-geographiclib e2fsprogs util-linux)
+               python3-geographiclib e2fsprogs util-linux python3-seccomp strace)
 elif [ -n "${1:-}" ]; then
     echo "usage: $0 [--test]" >&2
     exit 2

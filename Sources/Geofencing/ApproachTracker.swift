@@ -116,6 +116,15 @@ final class ApproachTracker {
         if slotByRegion.isEmpty { window = MotionWindow() }  // a later alarm starts from fresh fixes
     }
 
+    /// A time base adopted backwards by `step` seconds (`MonitorEngine.shiftTimeBase`): the motion window starts
+    /// afresh, and spent alarms keep the time they have counted towards re-arming.
+    func shiftTimeBase(by step: TimeInterval) {
+        window = MotionWindow()
+        for slot in spent.slots where entries[slot]?.notApproachingSince != nil {
+            entries[slot]!.notApproachingSince! += step
+        }
+    }
+
     /// The vehicle entered the region in `regionSlot` (an enter, or an interpolated pass): its alarm is spent, so
     /// no approach follows an enter.
     func entered(regionSlot: Int) {

@@ -12,7 +12,9 @@ enum CoreShape {
     static let maximumVertices = Int(GF_SHAPE_VERTICES_MAX)
 
     /// The core's form of `shape`, or why it is invalid. Mirrors the core's own checks so that the message names
-    /// the ring and vertex at fault (the core only says "GF_ERR_SHAPE").
+    /// the ring and vertex at fault (the core only says "GF_ERR_SHAPE"); a polygon's rings must also form a valid
+    /// ring set (`RingSet`: none of zero area, none meeting another or itself), so that the even-odd rule means
+    /// what the rings say.
     static func validate(_ shape: RegionShape) throws(RegionMonitorError) -> CoreShape {
         switch shape {
         case .circle(let center, let radius):
@@ -21,22 +23,13 @@ enum CoreShape {
             }
             return .circle(center: point, radiusMillimetres: try millimetres(radius))
         case .polygon(let rings):
-            guard !rings.isEmpty else { throw .invalidShape("a polygon needs at least one ring") }
-            var vertices: [gf_point] = []
-            var ringEnds: [UInt32] = []
-            for (ringIndex, ring) in rings.enumerated() {
-                var points = try points(ring, what: "ring \(ringIndex + 1)")
-                if points.count > 1, let first = points.first, let last = points.last, first.lat == last.lat, first.lon == last.lon {
-                    points.removeLast()
-                }
-                guard points.count >= 3 else {
-                    throw .invalidShape("ring \(ringIndex + 1) has \(points.count) distinct vertices; a ring needs 3")
-                }
-                vertices += points
-                guard vertices.count <= maximumVertices else { throw tooManyVertices(shape.vertexCount) }
-                ringEnds.append(UInt32(vertices.count))
+            let (vertices, ringEnds) = try polygonPoints(rings)
+            // A valid ring set: no zero-area ring, no rings that meet, no crowd of edges the core would refuse.
+            do {
+                _ = try RingSet.nesting(vertices: vertices, ringEnds: ringEnds)
+            } catch {
+                throw .invalidShape(error.description)
             }
-            try checkLongitudeSpan(vertices)
             return .polygon(vertices: vertices, ringEnds: ringEnds)
         case .corridor(let path, let halfWidth):
             let points = try points(path, what: "the path")
@@ -46,6 +39,30 @@ enum CoreShape {
             try checkLongitudeSpan(points)
             return .corridor(path: points, halfWidthMillimetres: halfWidthMillimetres)
         }
+    }
+
+    /// A polygon's rings as the core's e7 vertices and ring ends (closing vertices removed), checked vertex by vertex
+    /// and for the longitude span; not yet for validity as a ring set (`RingSet`).
+    static func polygonPoints(_ rings: [[Coordinate]]) throws(RegionMonitorError) -> ([gf_point], [UInt32]) {
+        guard !rings.isEmpty else { throw .invalidShape("a polygon needs at least one ring") }
+        var vertices: [gf_point] = []
+        var ringEnds: [UInt32] = []
+        for (ringIndex, ring) in rings.enumerated() {
+            var points = try points(ring, what: "ring \(ringIndex + 1)")
+            if points.count > 1, let first = points.first, let last = points.last, first.lat == last.lat, first.lon == last.lon {
+                points.removeLast()
+            }
+            guard points.count >= 3 else {
+                throw .invalidShape("ring \(ringIndex + 1) has \(points.count) distinct vertices; a ring needs 3")
+            }
+            vertices += points
+            guard vertices.count <= maximumVertices else {
+                throw tooManyVertices(rings.reduce(0) { $0 + $1.count })
+            }
+            ringEnds.append(UInt32(vertices.count))
+        }
+        try checkLongitudeSpan(vertices)
+        return (vertices, ringEnds)
     }
 
     /// A radius or half-width in whole millimetres, 1 m ... 50 km.

@@ -12,8 +12,17 @@ public struct MonitorConfiguration: Sendable, Hashable {
     /// Fixes with a horizontal accuracy (95 %) worse than this many metres are not used for transitions; they
     /// count as "no usable fix" for the outage rule.
     public var maximumAccuracy: Double = 100
-    /// Seconds of GNSS time without a usable fix after which every state becomes unknown.
+    /// Seconds of GNSS time without a usable fix after which every state becomes unknown. Also the largest step
+    /// forward in time that an observation may take without confirmation (see `timeBaseConfirmation`).
     public var outageTimeout: Double = 60
+    /// Consecutive observations that must agree on a new time base before the monitor adopts it: a time that jumps
+    /// forward by more than `outageTimeout` or goes backwards is held until the observations after it either
+    /// continue the old time (the held ones are dropped and counted: one bogus time costs only itself) or agree
+    /// with it, this many in all (they are then processed in order, none lost). 3 (the jump and two more) by
+    /// default: one or two bogus epochs in a row, as receivers emit them after a cold start, are dropped, and a
+    /// real outage is acted on two observations late. Values below 1 count as 1 (every new time base adopted at
+    /// once), values above 1,000 as 1,000.
+    public var timeBaseConfirmation: Int = 3
     /// Longest gap in seconds between two usable fixes across which a pass through a region (both fixes outside)
     /// is interpolated; longer gaps are not interpolated (the path between them is anyone's guess).
     public var maximumInterpolationGap: Double = 10

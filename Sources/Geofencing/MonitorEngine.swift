@@ -37,6 +37,8 @@ struct RegionRecord {
 ///   otherwise it stays unknown. A `determined` event (an enter with `reportsInitialInsideAsEnter`).
 /// - unknown after an outage: the state before the outage stands unless the fix is past the boundary by the
 ///   threshold, which is an enter or exit flagged `inferred`; otherwise a `determined` event with that state.
+/// - Observations reach the rules through the GNSS time guard (`GNSSTimeGuard`, `observe(_:)`): a time that jumps
+///   forward by more than `outageTimeout` or goes back waits for the observations after it to confirm it.
 /// - A fix with an invalid coordinate or accuracy worse than `maximumAccuracy` is not usable: it only advances time.
 /// - No usable fix for `outageTimeout` seconds of GNSS time: every known state becomes unknown.
 /// - Two consecutive usable fixes at most `maximumInterpolationGap` apart and no faster apart than
@@ -64,6 +66,7 @@ final class MonitorEngine {
     private var lastUsable: (fix: Fix, point: gf_point)?
     private var lastObservation: Date?
     private var inOutage = false
+    private var timeGuard: GNSSTimeGuard
     private var nextSequence: UInt64
     private var events: [MonitorEvent] = []
 
@@ -75,6 +78,8 @@ final class MonitorEngine {
         self.table = try CoreFenceTable(capacity: configuration.capacity)
         self.approach = ApproachTracker(capacity: configuration.capacity)
         self.nextSequence = configuration.firstSequence
+        self.timeGuard = GNSSTimeGuard(
+            maximumStep: configuration.outageTimeout, confirmations: configuration.timeBaseConfirmation)
     }
 
     // MARK: - Regions
@@ -196,6 +201,10 @@ final class MonitorEngine {
     /// The region's shape as the core takes it, or why the region is invalid.
     static func validate(_ region: Region) throws(RegionMonitorError) -> CoreShape {
         guard !region.identifier.isEmpty else { throw .emptyIdentifier }
+        if let offset = region.identifier.utf8.firstIndex(of: 0) {
+            throw .identifierContainsNUL(byteOffset: region.identifier.utf8.distance(
+                from: region.identifier.utf8.startIndex, to: offset))
+        }
         let shape = try CoreShape.validate(region.shape)
         if let h = region.hysteresis, !(h.isFinite && h >= 0) { throw .invalidHysteresis(h) }
         if let t = region.dwellTime, !(t.isFinite && t >= 0) { throw .invalidDwellTime(t) }
@@ -204,6 +213,43 @@ final class MonitorEngine {
     }
 
     // MARK: - Observations
+
+    /// What the GNSS time guard saw so far.
+    var timeStatistics: GNSSTimeStatistics { timeGuard.statistics }
+
+    /// Passes one observation through the GNSS time guard (`GNSSTimeGuard`) and applies what it lets through;
+    /// returns the events caused, in order.
+    func observe(_ observation: Observation) -> [MonitorEvent] {
+        let admission = timeGuard.admit(observation)
+        if let step = admission.step, step < 0 { shiftTimeBase(by: step) }
+        var caused: [MonitorEvent] = []
+        for admitted in admission.observations {
+            switch admitted {
+            case .fix(let fix): caused += process(fix)
+            case .noFix(let time): caused += processNoFix(at: time)
+            }
+        }
+        return caused
+    }
+
+    /// Moves every time the rules keep by `step` seconds, for a time base adopted backwards: the rules go on as if
+    /// no time had passed between the old base's last observation and the new base's first (how much did is not
+    /// known). The states stand (the next fix judges them with the hysteresis, as always); a dwell clock keeps the
+    /// time it has counted; the outage clock runs from the last usable fix as before; nothing is interpolated
+    /// across the step (the last usable fix and the first new one are at most zero seconds apart); the approach
+    /// alarms' motion window starts afresh (a velocity fitted across the step would be wrong).
+    private func shiftTimeBase(by step: TimeInterval) {
+        lastObservation = lastObservation.map { $0 + step }
+        if let last = lastUsable {
+            var fix = last.fix
+            fix.timestamp += step
+            lastUsable = (fix, last.point)
+        }
+        for slot in records.indices where records[slot]?.insideSince != nil {
+            records[slot]!.insideSince! += step
+        }
+        approach.shiftTimeBase(by: step)
+    }
 
     /// Applies one fix; returns the events it caused, in order.
     func process(_ fix: Fix) -> [MonitorEvent] {

@@ -105,16 +105,24 @@ public final class RegionMonitor: Sendable {
     }
 
     /// Feeds one fix. Events it causes are delivered before this returns (unless another thread is delivering at
-    /// the same moment; it then delivers them). Fixes older than the last observation are ignored.
+    /// the same moment; it then delivers them).
+    ///
+    /// Time: a fix whose time jumps forward by more than `MonitorConfiguration.outageTimeout`, or goes backwards,
+    /// is held until the fixes after it confirm it (`MonitorConfiguration.timeBaseConfirmation`: then it and they
+    /// are processed, in order) or continue the old time (then it is dropped). Fixes still held when the input
+    /// ends are never processed: nothing confirmed their time. What happened is counted in `timeStatistics`.
     public func process(_ fix: Fix) {
-        engine.withLock { delivery.enqueue($0.process(fix)) }
+        engine.withLock { delivery.enqueue($0.observe(.fix(fix))) }
         delivery.drain(from: self)
     }
 
     /// Tells the monitor the receiver had no fix at this GNSS time (gpsd mode 0 or 1), so an outage can be noticed
-    /// while no positions arrive.
+    /// while no positions arrive. Its time is guarded as a fix's (see `process(_:)`).
     public func processNoFix(at time: Date) {
-        engine.withLock { delivery.enqueue($0.processNoFix(at: time)) }
+        engine.withLock { delivery.enqueue($0.observe(.noFix(time))) }
         delivery.drain(from: self)
     }
+
+    /// What the monitor's GNSS time guard dropped, held and adopted so far.
+    public var timeStatistics: GNSSTimeStatistics { engine.withLock { $0.timeStatistics } }
 }

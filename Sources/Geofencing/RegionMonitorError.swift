@@ -5,6 +5,10 @@ import CGeofence
 public enum RegionMonitorError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The identifier is empty.
     case emptyIdentifier
+    /// The identifier contains U+0000 (NUL) at this UTF-8 byte offset (from 0). No identifier may: the exec sink's
+    /// GEOFENCE_REGION, command arguments and every C string end at a NUL, so such a region would reach sinks and
+    /// logs under a shorter, different name.
+    case identifierContainsNUL(byteOffset: Int)
     /// The centre is not a valid coordinate, or lies beyond 85 degrees of latitude.
     case invalidCenter(Coordinate)
     /// The radius (or a corridor's half-width) is not a number, below 1 m, or above
@@ -33,6 +37,9 @@ public enum RegionMonitorError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .emptyIdentifier: "the region identifier is empty"
+        case .identifierContainsNUL(let offset):
+            "the region identifier contains U+0000 (NUL) at byte \(offset), which no identifier may (a C string, an "
+                + "environment variable or a command argument would end there)"
         case .invalidCenter(let c): "the region centre \(c) is not a valid coordinate within 85 degrees of latitude"
         case .invalidRadius(let r): "the region radius \(r) m is outside 1 m ... 50000 m"
         case .invalidShape(let problem): "the region shape is invalid: \(problem)"

@@ -38,10 +38,11 @@ public struct GPSDStatistics: Sendable, Hashable {
     public var fixes = 0
     /// Reports passed on as `.noFix`.
     public var noFixes = 0
-    /// Reports dropped for lack of a GNSS time: gpsd cannot date a GGA sentence before an RMC (or ZDA) has given it
-    /// the date, so the first positions of a log or of a cold receiver come without one.
+    /// Reports dropped for lack of a usable GNSS time: gpsd cannot date a GGA sentence before an RMC (or ZDA) has
+    /// given it the date, so the first positions of a log or of a cold receiver come without one; a time libgps
+    /// cannot parse (it makes it a date in 1899) or any before the GPS epoch, 1980-01-06, counts here too.
     public var untimedReports = 0
-    /// Reports dropped because their position was out of range.
+    /// Reports dropped because their position was out of range or their mode is not one gpsd defines (0 ... 3).
     public var invalidReports = 0
     /// Observations dropped because the consumer fell `bufferLimit` behind.
     public var droppedObservations = 0

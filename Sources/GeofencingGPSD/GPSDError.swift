@@ -17,6 +17,10 @@ public enum GPSDError: Error, Sendable, Hashable, CustomStringConvertible {
     /// gpsd closed the connection (gpsd stopped, restarted or crashed).
     case connectionClosed
 
+    /// gpsd sent a line longer than libgps's buffer: libgps cannot read past it, so the connection is given up. Not
+    /// a sign of a healthy gpsd: the wait before the next attempt grows as after a refused connection.
+    case oversizedMessage
+
     /// Nothing arrived from gpsd for this long (`GPSDConfiguration.stallTimeout`): a hung gpsd, a half-open TCP
     /// connection, or a receiver that was unplugged.
     case stalled(after: Duration)
@@ -30,6 +34,8 @@ public enum GPSDError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(function) failed: \(message) (\(code))"
         case .connectionClosed:
             "gpsd closed the connection"
+        case .oversizedMessage:
+            "gpsd sent a line longer than libgps's buffer"
         case .stalled(let after):
             "no data from gpsd for \(after)"
         }

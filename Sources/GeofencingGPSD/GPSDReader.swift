@@ -37,7 +37,8 @@ struct GPSDReader {
             var heardFromGPSD = false
             let end = session(heardFromGPSD: &heardFromGPSD)
             guard case .failed(let error) = end else { break }
-            silentFailures = heardFromGPSD ? 0 : silentFailures + 1
+            // An oversized line is gpsd (or what poses as it) misbehaving, not answering: it counts as silence.
+            silentFailures = heardFromGPSD && error != .oversizedMessage ? 0 : silentFailures + 1
             core.count { $0.failures += 1 }
             let delay = configuration.backoff.delay(afterFailures: max(1, silentFailures))
             core.publish(.waitingToReconnect(delay: delay, reason: error))
@@ -82,6 +83,10 @@ struct GPSDReader {
         while !core.isStopRequested {
             data.pointee.set = 0  // libgps only ORs bits into `set`, except for TPV (see deliverReport)
             switch libgps.call(.read, { gps_read(data, nil, 0) }) {
+            case .failure(.connectionClosed) where !isAtEnd(socket):
+                // libgps fails the same way (-1, errno 0) at the end of the connection and when its buffer is full
+                // without a whole line; the socket tells them apart.
+                return .failed(.oversizedMessage)
             case .failure(let error):
                 Self.discardPendingSIGPIPE()
                 return .failed(error)
@@ -120,6 +125,17 @@ struct GPSDReader {
             }
         }
         if case .observation(let observation) = reading { core.deliver(observation) }
+    }
+
+    /// Whether gpsd closed its end of the connection: a peek at the socket reads end-of-file (0 bytes) or fails as
+    /// a closed connection does. Bytes waiting, or none yet on an open connection, mean it was not the end.
+    private func isAtEnd(_ socket: Int32) -> Bool {
+        var byte: UInt8 = 0
+        switch libgps.call(.peek, { Int32(clamping: recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))) }) {
+        case .success(let count): return count == 0
+        case .failure(.callFailed(_, let code, _)): return code != EAGAIN && code != EWOULDBLOCK && code != EINTR
+        case .failure: return true
+        }
     }
 
     /// Waits until gpsd's socket is readable (false) or a stop is requested (true), at most `timeout`.

@@ -14,8 +14,10 @@ import Geofencing
 /// The source connects to gpsd, asks for JSON reports (`gps_stream(WATCH_ENABLE | WATCH_JSON)`) and turns each TPV
 /// report into an `Observation`: mode 2 or 3 with a position is a `.fix` (GNSS time, latitude, longitude, accuracy
 /// from `eph` or from `epx`/`epy`, speed, track, altitude above mean sea level; what gpsd leaves out stays nil, never
-/// 0); mode 0 or 1 is a `.noFix` at the report's time, so the monitor can tell an outage. Reports without a GNSS time
-/// are counted (`GPSDStatistics.untimedReports`) and not passed on.
+/// 0); mode 0 or 1 is a `.noFix` at the report's time, so the monitor can tell an outage. Reports without a usable
+/// GNSS time (none, one libgps could not parse, any before the GPS epoch 1980-01-06) are counted
+/// (`GPSDStatistics.untimedReports`) and not passed on; so are reports with a mode outside 0 ... 3
+/// (`invalidReports`).
 ///
 /// libgps blocks, so the source reads on a thread of its own and never blocks its caller. It survives the real
 /// world: gpsd not running yet, gpsd stopped, restarted or crashed, a connection on which nothing arrives for

@@ -11,6 +11,7 @@ enum LibGPSFunction: String, Sendable, Hashable, CaseIterable {
     case close = "gps_close"
     case fcntl = "fcntl"
     case poll = "poll"
+    case peek = "recv"
 }
 
 /// Debug builds only: tests make a call fail. Asked before each call; a non-nil result makes the call fail with

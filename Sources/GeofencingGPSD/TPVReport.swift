@@ -27,11 +27,16 @@ struct TPVReport: Sendable, Hashable {
     /// What the report means for the monitor.
     enum Reading: Sendable, Hashable {
         case observation(Observation)
-        /// A report without GNSS time: nothing to pass on (an `Observation` needs a time).
+        /// A report without a usable GNSS time: nothing to pass on (an `Observation` needs a time).
         case untimed
-        /// A position out of range.
+        /// A position out of range, or a mode gpsd does not define.
         case invalid
     }
+
+    /// The GPS epoch, 1980-01-06T00:00:00Z, in seconds since 1970: no GNSS receiver reports an earlier time. gpsd
+    /// sends no earlier one either, but libgps turns a TPV time it cannot parse into a date in 1899 or 1900, and a
+    /// missing one into 0 (1970).
+    static let earliestTime = 315_964_800
 
     /// The report as an observation.
     ///
@@ -39,9 +44,12 @@ struct TPVReport: Sendable, Hashable {
     ///   when gpsd sent no `eph` (`sqrt(epx² + epy²)`, the radius of the circle around the error box: conservative);
     ///   every value gpsd did not send (NaN) stays nil, never 0.
     /// - mode 0 or 1, or a 2-D/3-D report without a position: `.noFix` at its time.
-    /// - no time: `.untimed`, whatever the mode.
+    /// - no time, or one before the GPS epoch (`earliestTime`: what libgps makes of a time it cannot parse):
+    ///   `.untimed`, whatever the mode.
+    /// - a mode outside 0 ... 3: `.invalid` (not a fix, whatever else it says).
     var reading: Reading {
-        guard seconds != 0 || nanoseconds != 0 else { return .untimed }
+        guard seconds >= Self.earliestTime else { return .untimed }
+        guard (0...3).contains(mode) else { return .invalid }
         let time = Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
         guard mode >= 2, latitude.isFinite, longitude.isFinite else { return .observation(.noFix(time)) }
         let coordinate = Coordinate(latitude: latitude, longitude: longitude)

@@ -1,7 +1,7 @@
 import Glibc
 
-/// A command started with posix_spawnp for one event: its own process group, a clean signal state, standard input
-/// from a descriptor of ours, standard output and error inherited.
+/// A command started with posix_spawnp for one event: its own process group, a clean signal state, standard input,
+/// output and error on descriptors of ours (pipes), nothing else inherited.
 struct ChildProcess {
     /// How a child ended, from its wait status.
     enum Termination: Equatable {
@@ -19,16 +19,18 @@ struct ChildProcess {
     let processID: pid_t
 
     /// Starts `arguments[0]`, looked up in PATH as execvp does, with `arguments` as argv and `environment`
-    /// ("NAME=value") as its whole environment, reading `standardInput` as descriptor 0.
+    /// ("NAME=value") as its whole environment, with `standardInput`, `standardOutput` and `standardError` as its
+    /// descriptors 0, 1 and 2.
     ///
     /// The child gets an empty signal mask and default dispositions for the signals a daemon may block or ignore:
     /// a child inherits both across exec, so without this a command started by a daemon that ignores SIGPIPE (ours
     /// does) or a test runner that blocks SIGTERM would not die of them. It runs in a process group of its own,
-    /// so that a timeout kills whatever it started too.
+    /// so that a stop reaches whatever it started too.
     ///
     /// - Returns: the child, or the errno posix_spawnp gave (glibc reports exec failures such as ENOENT here).
     static func spawn(
-        _ arguments: [String], environment: [String], standardInput: Int32
+        _ arguments: [String], environment: [String], standardInput: Int32, standardOutput: Int32,
+        standardError: Int32
     ) -> Result<ChildProcess, SpawnFailure> {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -51,9 +53,12 @@ struct ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears close-on-exec on descriptor 0; the pipe's own descriptors are close-on-exec and vanish.
+        // dup2 clears close-on-exec on descriptors 0, 1, 2; the pipes' own descriptors are close-on-exec and vanish.
         posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
-        for descriptor in inheritableDescriptors() where descriptor != standardInput {
+        posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+        let own: Set<Int32> = [standardInput, standardOutput, standardError]
+        for descriptor in inheritableDescriptors() where !own.contains(descriptor) {
             posix_spawn_file_actions_addclose(&actions, descriptor)
         }
 
@@ -90,32 +95,29 @@ struct ChildProcess {
         return descriptors
     }
 
-    /// Waits for the child to end, until `deadline`; nil if it is still running then. Polls waitpid(WNOHANG) with
-    /// pauses growing from 0.5 ms to 20 ms: no SIGCHLD handler (process-wide) and no pidfd (Linux 5.3+) needed;
-    /// the exit is seen within 20 ms.
-    func waitForExit(until deadline: ContinuousClock.Instant) -> Termination? {
-        var pause = Duration.microseconds(500)
-        while true {
-            var status: Int32 = 0
-            let result = waitpid(processID, &status, WNOHANG)
-            if result == processID { return Self.termination(status) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                return .unknown(errno)
-            }
-            let left = deadline - .now
-            if left <= .zero { return nil }
-            Self.sleep(min(pause, left))
-            pause = min(pause * 2, .milliseconds(20))
+    /// Whether the child has ended, without reaping it (waitid with WNOWAIT): until `reap()`, the ended child stays
+    /// a zombie that holds its process ID and so its process group's, so that `signalGroup` can never reach an
+    /// unrelated process that got the number again.
+    func hasEnded() -> Bool {
+        var information = siginfo_t()
+        while waitid(P_PID, id_t(processID), &information, WEXITED | WNOHANG | WNOWAIT) != 0 {
+            if errno != EINTR { return true }  // ECHILD: reaped elsewhere; nothing left to wait for
         }
+        return information.si_signo == SIGCHLD
     }
 
-    /// SIGKILL to the child's process group (the child and whatever it started), then reaps the child.
-    func kill() {
-        _ = Glibc.kill(-processID, SIGKILL)
-        _ = Glibc.kill(processID, SIGKILL)
+    /// Sends `signal` to the child's process group: the child and whatever it started that stayed in the group.
+    func signalGroup(_ signal: Int32) {
+        _ = Glibc.kill(-processID, signal)
+    }
+
+    /// Waits for the child to end (at once, when `hasEnded()`) and reaps it.
+    func reap() -> Termination {
         var status: Int32 = 0
-        while waitpid(processID, &status, 0) < 0 && errno == EINTR {}
+        while true {
+            if waitpid(processID, &status, 0) == processID { return Self.termination(status) }
+            if errno != EINTR { return .unknown(errno) }
+        }
     }
 
     /// Decodes a wait status (the WIFEXITED / WEXITSTATUS / WTERMSIG macros, which Swift does not import).
@@ -123,12 +125,5 @@ struct ChildProcess {
         let signal = status & 0x7f
         if signal == 0 { return .exited((status >> 8) & 0xff) }
         return .signalled(signal)
-    }
-
-    private static func sleep(_ duration: Duration) {
-        let parts = duration.components
-        var request = timespec(tv_sec: Int(parts.seconds), tv_nsec: Int(parts.attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 }

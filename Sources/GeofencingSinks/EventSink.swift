@@ -7,15 +7,30 @@ public protocol EventSink: AnyObject {
     /// Stable name, used as the store's delivery-cursor key: "jsonl", "exec", "mqtt:host:port/topic".
     var name: String { get }
 
-    /// Delivers one event; returns only when the event is handed over for good (written and flushed; the command
-    /// exited 0; the broker's PUBACK received).
+    /// Delivers one event. A sink that writes at once has handed the event over for good when this returns (the
+    /// command exited 0; the broker's PUBACK received); a buffering sink (JSON Lines, text) only once a later
+    /// `flush()` has returned.
     ///
     /// Throws `SinkError` when it could not; the caller keeps the event and retries later with backoff. Called from
     /// one thread at a time.
     func deliver(_ event: EventRecord) throws(SinkError)
 
+    /// Hands over for good what `deliver` has buffered (writes it out). When it throws, the events delivered since
+    /// the last successful flush must be delivered again. Sinks that do not buffer have nothing to do.
+    func flush() throws(SinkError)
+
+    /// Asks a delivery in progress on another thread to end soon (the daemon is stopping and will not wait for it):
+    /// a command still running is stopped (`ExecSink`). Later deliveries fail at once. Callable from any thread;
+    /// most sinks have nothing to do.
+    func interrupt()
+
     /// Releases resources (disconnects). Idempotent.
     func close()
+}
+
+extension EventSink {
+    public func flush() throws(SinkError) {}
+    public func interrupt() {}
 }
 
 /// Why a sink could not take an event (or could not be set up): which sink, and what went wrong in words that name

@@ -1,5 +1,6 @@
 import GeofencingStore
 import Glibc
+import Synchronization
 
 /// Runs a command for each event: never through a shell, so no region identifier can inject a command.
 ///
@@ -8,10 +9,20 @@ import Glibc
 ///   of `environment(for:)`;
 /// - as its standard input: the JSON line (`EventRecord.jsonLine`) and "\n", then end of file.
 ///
-/// Its standard output and error are the daemon's. The event counts as delivered when the command exits with status
-/// 0. A non-zero status, death by a signal, or running longer than `timeout` (the command and everything in its
-/// process group is then killed with SIGKILL) is a `SinkError` naming the command, and the daemon retries the event
-/// later: commands must cope with seeing an event twice (`GEOFENCE_SEQ` tells repeats apart).
+/// Its standard output and error are pipes that the sink reads while the command runs and copies to the daemon's
+/// log (`log`, standard error by default), never to the event stream: line by line, each line prefixed with the sink,
+/// the command and the event (`exec: "notify" #17 stdout: ...`), control characters escaped, at most `outputLimit`
+/// bytes and `outputLineLimit` lines per event (the rest is read and dropped, so the command never blocks on a full
+/// pipe, and a closing line says how much was dropped).
+///
+/// The event counts as delivered when the command exits with status 0. A non-zero status, death by a signal, or
+/// running longer than `timeout` is a `SinkError` naming the command, and the daemon retries the event later:
+/// commands must cope with seeing an event twice (`GEOFENCE_SEQ` tells repeats apart).
+///
+/// Stopping a command (past its timeout, or on `interrupt()` when the daemon stops): SIGTERM to its process group
+/// (the command and whatever it started), then, once the command has ended or `terminationGrace` has passed,
+/// SIGKILL to the group; so nothing it started in its group outlives the stop. What a command leaves running
+/// after it exits by itself is not touched.
 ///
 /// A command that exits without reading its input is fine: the EPIPE the daemon then gets writing to it is ignored,
 /// and only the exit status counts.
@@ -19,22 +30,37 @@ public final class ExecSink: EventSink, Sendable {
     public let name: String
     /// argv of the command; `command[0]` is looked up in PATH.
     public let command: [String]
-    /// Seconds the command may run for one event before it is killed.
+    /// Seconds the command may run for one event before it is stopped.
     public let timeout: Double
+    /// The descriptor the command's output is logged to (it stays the caller's).
+    public let log: Int32
     /// The daemon's environment without the variables the sink sets itself.
     private let baseEnvironment: [String]
+    /// Set by `interrupt()`: the command running is stopped, no other is started.
+    private let interrupted = Atomic<Bool>(false)
+
+    /// The most bytes of a command's standard output and error, together, logged for one event.
+    public static let outputLimit = 8192
+
+    /// The most lines of a command's standard output and error, together, logged for one event.
+    public static let outputLineLimit = 100
+
+    /// Seconds a command being stopped has between SIGTERM and SIGKILL.
+    public static let terminationGrace = 2.0
 
     /// - Parameters:
     ///   - command: argv (command[0] is looked up in PATH like execvp; never through a shell).
-    ///   - timeout: seconds after which the child is killed (SIGKILL) and the delivery fails; more than 0.
+    ///   - timeout: seconds after which the child is stopped and the delivery fails; more than 0.
     ///   - name: the sink's name, the key of its delivery cursor.
+    ///   - log: where the command's output goes (prefixed lines); standard error by default.
     /// - Throws: `SinkError` when `command` is empty, has an empty program name or a NUL character, when
     ///   `command[0]` is not an executable file (in PATH, when it has no "/"), or when `timeout` is not a positive
     ///   number.
-    public init(command: [String], timeout: Double = 30, name: String = "exec") throws(SinkError) {
+    public init(command: [String], timeout: Double = 30, name: String = "exec", log: Int32 = 2) throws(SinkError) {
         self.name = name
         self.command = command
         self.timeout = timeout
+        self.log = log
         guard let program = command.first, !program.isEmpty else {
             throw SinkError(sink: name, message: "the command is empty")
         }
@@ -57,70 +83,98 @@ public final class ExecSink: EventSink, Sendable {
     }
 
     public func deliver(_ event: EventRecord) throws(SinkError) {
-        let deadline = ContinuousClock.now + .seconds(timeout)
         let program = JSONText.quoted(command[0])
-
-        var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else {
-            throw SinkError(sink: name, message: "cannot make a pipe for \(program): \(SystemCalls.describe(errno))")
+        guard !interrupted.load(ordering: .relaxed) else {
+            throw SinkError(sink: name, message: "not running \(program): stopping")
         }
-        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
-        // Close-on-exec at once (Swift does not see pipe2): the child must hold only its descriptor 0, or it would
-        // never see the end of its input. A process spawned by another thread in the microseconds between pipe and
-        // fcntl would inherit the ends; the daemon spawns from its delivery thread only.
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        let pipes = try makePipes(3, for: program)
+        let (input, output, errors) = (pipes[0], pipes[1], pipes[2])
         let environment = baseEnvironment + Self.environment(for: event).map { "\($0.name)=\($0.value)" }
-        var spawned = ChildProcess.spawn(command, environment: environment, standardInput: readEnd)
+        func spawn() -> Result<ChildProcess, ChildProcess.SpawnFailure> {
+            ChildProcess.spawn(
+                command, environment: environment, standardInput: input.read, standardOutput: output.write,
+                standardError: errors.write)
+        }
+        var spawned = spawn()
         // ETXTBSY: the program file is open for writing, as while a script is being replaced, or for the moment a
         // process started elsewhere holds a copy of a writer's descriptor before its exec. Try again briefly.
         for pause in [1, 5, 20, 50, 100] where spawned.failedBecauseTextFileBusy {
             usleep(UInt32(pause * 1000))
-            spawned = ChildProcess.spawn(command, environment: environment, standardInput: readEnd)
+            spawned = spawn()
         }
-        Glibc.close(readEnd)
+        closeAll([input.read, output.write, errors.write])
         let child: ChildProcess
         switch spawned {
         case .success(let started): child = started
         case .failure(let failure):
-            Glibc.close(writeEnd)
+            closeAll([input.write, output.read, errors.read])
             throw SinkError(sink: name, message: "cannot run \(program): \(SystemCalls.describe(failure.code))")
         }
 
-        // Non-blocking, so that a command that neither reads its input nor exits cannot hold the daemon past the
-        // timeout once the pipe is full (a line is far below the pipe's 64 KiB unless an identifier is huge).
-        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
-        let written = SystemCalls.writeAll(writeEnd, Array((event.jsonLine + "\n").utf8), deadline: deadline)
-        Glibc.close(writeEnd)
-        switch written {
-        case .written, .failed(EPIPE):  // EPIPE: the command did not read its input; its exit status decides
-            break
-        case .failed(let code):
-            child.kill()
-            throw SinkError(
-                sink: name, message: "writing the event to \(program) failed: \(SystemCalls.describe(code))")
-        case .timedOut:
-            child.kill()
-            throw timedOut(program)
+        let logDescriptor = log
+        var run = ChildRun(
+            child: child, input: input.write, output: output.read, errors: errors.read,
+            bytes: Array((event.jsonLine + "\n").utf8),
+            log: ChildOutputLog(
+                prefix: "\(name): \(program) #\(event.sequence)", limit: Self.outputLimit,
+                lineLimit: Self.outputLineLimit
+            ) { line in
+                _ = SystemCalls.writeAll(logDescriptor, Array((line + "\n").utf8))
+            })
+        let ending = run.supervise(until: deadline, grace: Self.terminationGrace) {
+            self.interrupted.load(ordering: .relaxed)
         }
-
-        guard let termination = child.waitForExit(until: deadline) else {
-            child.kill()
-            throw timedOut(program)
-        }
-        switch termination {
-        case .exited(0):
+        switch ending {
+        case .ended(.exited(0)):
             return
-        case .exited(let status):
+        case .ended(.exited(let status)):
             throw SinkError(sink: name, message: "\(program) exited with status \(status) (event #\(event.sequence))")
-        case .signalled(let signal):
+        case .ended(.signalled(let signal)):
             throw SinkError(
                 sink: name,
                 message: "\(program) was killed by signal \(signal) (\(Self.signalName(signal))) "
                     + "(event #\(event.sequence))")
-        case .unknown(let code):
+        case .ended(.unknown(let code)):
             throw SinkError(sink: name, message: "cannot learn how \(program) ended: \(SystemCalls.describe(code))")
+        case .stopped(.timedOut):
+            throw SinkError(sink: name, message: "\(program) did not finish within \(timeout) s and was killed")
+        case .stopped(.interrupted):
+            throw SinkError(sink: name, message: "\(program) was stopped: the daemon is stopping")
+        case .stopped(.inputFailed(let code)):
+            throw SinkError(
+                sink: name, message: "writing the event to \(program) failed: \(SystemCalls.describe(code))")
         }
+    }
+
+    /// Stops the command running (if any) and refuses to start another: SIGTERM, then SIGKILL after
+    /// `terminationGrace`. Any thread may call it; the delivery in progress then ends with an error.
+    public func interrupt() {
+        interrupted.store(true, ordering: .relaxed)
+    }
+
+    /// `count` pipes whose ends are all close-on-exec, at once (Swift does not see pipe2): a child must hold only
+    /// the ends it gets as descriptors 0, 1 and 2, or it would never see the end of its input and the daemon never
+    /// the end of its output. A process spawned by another thread in the microseconds between pipe and fcntl would
+    /// inherit the ends; the daemon spawns from its delivery thread only.
+    private func makePipes(_ count: Int, for program: String) throws(SinkError) -> [(read: Int32, write: Int32)] {
+        var pipes: [(read: Int32, write: Int32)] = []
+        for _ in 0..<count {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else {
+                let code = errno
+                closeAll(pipes.flatMap { [$0.read, $0.write] })
+                throw SinkError(sink: name, message: "cannot make a pipe for \(program): \(SystemCalls.describe(code))")
+            }
+            _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+            pipes.append((ends[0], ends[1]))
+        }
+        return pipes
+    }
+
+    private func closeAll(_ descriptors: [Int32]) {
+        for descriptor in descriptors { Glibc.close(descriptor) }
     }
 
     /// Nothing to release: each command has ended (or been killed) before `deliver` returns.
@@ -162,10 +216,6 @@ public final class ExecSink: EventSink, Sendable {
             cut.append(character)
         }
         return cut
-    }
-
-    private func timedOut(_ program: String) -> SinkError {
-        SinkError(sink: name, message: "\(program) did not finish within \(timeout) s and was killed")
     }
 
     private static func currentEnvironment() -> [String] {

@@ -1,37 +1,69 @@
 import Glibc
 import GeofencingStore
+import Synchronization
 
 /// Writes each event as one line of JSON (`EventRecord.jsonLine` and "\n") to a file descriptor: standard output
 /// (`geofence run --format jsonl`), a pipe, or a file.
 ///
-/// Each line goes out in one complete write(2) (retried after EINTR and partial writes), so lines from one sink never
-/// interleave. On a regular file each line is also fsync'ed before `deliver` returns: "handed over for good" means
-/// on the disk there. Pipes and terminals have nothing to sync. The descriptor stays the caller's: `close()` does
+/// Lines are buffered: `deliver` only appends to the buffer, and `flush` writes everything buffered in complete
+/// write(2) calls (retried after EINTR and partial writes), so lines from one sink never interleave with other
+/// output and a pipe reader sees a fix's events together, at once. Nothing is fsync'ed: durability lives in the
+/// store, which keeps each event until its sink has flushed it. The descriptor stays the caller's: `close()` does
 /// not close it.
 public final class JSONLinesSink: EventSink, Sendable {
     public let name: String
     public let fileDescriptor: Int32
-    /// fsync after each line: the descriptor was a regular file when the sink was made.
-    private let syncsEachLine: Bool
+    private let output: LineBuffer
 
     public init(fileDescriptor: Int32, name: String = "jsonl") {
         self.fileDescriptor = fileDescriptor
         self.name = name
-        self.syncsEachLine = LineWriter.isRegularFile(fileDescriptor)
+        self.output = LineBuffer(descriptor: fileDescriptor, sink: name)
         SystemCalls.ignoreBrokenPipeSignal()
     }
 
     public func deliver(_ event: EventRecord) throws(SinkError) {
-        try LineWriter.write(event.jsonLine, to: fileDescriptor, sync: syncsEachLine, sink: name)
+        output.append(event.jsonLine)
+    }
+
+    public func flush() throws(SinkError) {
+        try output.flush()
     }
 
     public func close() {}
 }
 
-/// One line of text to a descriptor, as the descriptor sinks write it.
-enum LineWriter {
-    static func write(_ line: String, to descriptor: Int32, sync: Bool, sink: String) throws(SinkError) {
-        let bytes = Array((line + "\n").utf8)
+/// Lines for a descriptor, kept in memory until `flush` writes them all: the buffer of the descriptor sinks.
+///
+/// Memory: the lines appended since the last flush, which the callers bound (the daemon flushes after each batch of
+/// at most `DeliveryWorker.batchSize` events, `geofence replay` after each fix's events, both of which are held in
+/// memory anyway).
+final class LineBuffer: Sendable {
+    private let descriptor: Int32
+    private let sink: String
+    private let pending = Mutex<[UInt8]>([])
+
+    init(descriptor: Int32, sink: String) {
+        self.descriptor = descriptor
+        self.sink = sink
+    }
+
+    /// Adds `line` and a newline.
+    func append(_ line: String) {
+        pending.withLock {
+            $0.append(contentsOf: line.utf8)
+            $0.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// Writes what is buffered. On a failure the buffered lines are dropped (the store still has their events,
+    /// which are delivered again) and the error names the descriptor.
+    func flush() throws(SinkError) {
+        let bytes = pending.withLock { buffered in
+            defer { buffered.removeAll(keepingCapacity: buffered.count <= 1 << 20) }
+            return buffered
+        }
+        guard !bytes.isEmpty else { return }
         switch SystemCalls.writeAll(descriptor, bytes) {
         case .written: break
         case .failed(let code):
@@ -40,15 +72,5 @@ enum LineWriter {
         case .timedOut:
             throw SinkError(sink: sink, message: "write to descriptor \(descriptor) timed out")
         }
-        // EINVAL: the descriptor does not support syncing after all (it was a regular file at init only).
-        if sync && fsync(descriptor) != 0 && errno != EINVAL {
-            throw SinkError(
-                sink: sink, message: "fsync of descriptor \(descriptor) failed: \(SystemCalls.describe(errno))")
-        }
-    }
-
-    static func isRegularFile(_ descriptor: Int32) -> Bool {
-        var status = stat()
-        return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 }

@@ -6,7 +6,9 @@ import GeofencingStore
 /// - host: a name, an IPv4 address, or an IPv6 address in brackets (`mqtt://[::1]/events`).
 /// - port: 1...65535, 1883 when absent.
 /// - topic: everything after the first "/" following the host, taken literally (no percent-decoding); required; may
-///   contain "/"; no wildcards ("+", "#": a publish topic cannot have them); at most 65535 bytes of UTF-8.
+///   contain "/" (and empty levels); no wildcards ("+", "#": a publish topic cannot have them), no control
+///   characters (U+0000...U+001F, U+007F...U+009F), no Unicode noncharacters, no leading "$"; at most 65535 bytes
+///   of UTF-8 (`problem(topic:)`).
 /// No user name or password in the URL, and no TLS (`mqtts://`).
 public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
     public static let defaultPort: UInt16 = 1883
@@ -26,7 +28,7 @@ public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
         func fail(_ problem: String) -> SinkError {
             SinkError(
                 sink: "mqtt",
-                message: "bad URL \(JSONText.quoted(url)): \(problem); expected mqtt://host[:port]/topic")
+                message: "bad URL \"\(PrintableText.escaped(url))\": \(problem); expected mqtt://host[:port]/topic")
         }
         let scheme = "mqtt://"
         guard url.lowercased().hasPrefix(scheme) else {
@@ -66,13 +68,36 @@ public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
             port = number
         }
 
-        if topic.isEmpty { throw fail("no topic") }
-        if topic.contains("+") || topic.contains("#") {
-            throw fail("topic \(JSONText.quoted(topic)) has a wildcard (+ or #), which a published message cannot have")
-        }
-        if topic.utf8.contains(0) { throw fail("the topic contains a NUL character") }
-        if topic.utf8.count > 65535 { throw fail("the topic is longer than 65535 bytes") }
+        if let problem = Self.problem(topic: topic) { throw fail(problem) }
         self.init(host: String(host), port: port, topic: topic)
+    }
+
+    /// Why `topic` cannot be published to, or nil. MQTT (3.1.1 sections 1.5.3, 4.7) and brokers refuse, for a
+    /// publish: an empty topic; the wildcards "+" and "#"; U+0000; and mosquitto closes the connection of a client
+    /// that sends the other control characters (U+0001...U+001F, U+007F...U+009F) or a Unicode noncharacter. A
+    /// topic beginning with "$" is the broker's own ($SYS). Empty levels ("a//b", "/a") are valid topics and kept.
+    static func problem(topic: String) -> String? {
+        if topic.isEmpty { return "no topic" }
+        let quoted = "\"" + PrintableText.escaped(topic) + "\""
+        if topic.contains("+") || topic.contains("#") {
+            return "topic \(quoted) has a wildcard (+ or #), which a published message cannot have"
+        }
+        if let scalar = topic.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            return "topic \(quoted) contains the control character U+\(hex(scalar)), which a topic cannot have"
+        }
+        if let scalar = topic.unicodeScalars.first(where: {
+            (0xFDD0...0xFDEF).contains($0.value) || $0.value & 0xFFFE == 0xFFFE
+        }) {
+            return "topic \(quoted) contains the noncharacter U+\(hex(scalar)), which a topic cannot have"
+        }
+        if topic.hasPrefix("$") { return "topic \(quoted) begins with \"$\", which is reserved for the broker" }
+        if topic.utf8.count > 65535 { return "the topic is longer than 65535 bytes" }
+        return nil
+    }
+
+    private static func hex(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// The sink's name and delivery-cursor key: "mqtt:host:port/topic" ("mqtt:[::1]:1883/t" for IPv6).

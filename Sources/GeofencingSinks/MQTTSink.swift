@@ -84,6 +84,11 @@ public final class MQTTSink: EventSink, Sendable {
         }
     }
 
+    /// The daemon is stopping: closes the sink, which wakes a `deliver` waiting for its PUBACK.
+    public func interrupt() {
+        close()
+    }
+
     /// Disconnects, ends the network thread and frees the client. Idempotent; wakes a `deliver` that is waiting.
     public func close() {
         connection.close()

@@ -8,22 +8,27 @@ import GeofencingStore
 ///
 /// GNSS time, sequence number, kind (for a `state` event with the state it found), region identifier, signed distance
 /// to the boundary (negative inside), position, then the flags "inferred" and "interpolated" when set. The identifier
-/// is printed safely (`TextSink.printable`): it cannot move the cursor, clear the screen or fake a second line.
-/// Writing is as in `JSONLinesSink` (complete writes, fsync on a regular file; the descriptor stays the caller's).
+/// is printed safely (`PrintableText.escaped`): it cannot move the cursor, clear the screen or fake a second line.
+/// Writing is as in `JSONLinesSink` (lines buffered until `flush`, complete writes, no fsync; the descriptor stays
+/// the caller's).
 public final class TextSink: EventSink, Sendable {
     public let name: String
     public let fileDescriptor: Int32
-    private let syncsEachLine: Bool
+    private let output: LineBuffer
 
     public init(fileDescriptor: Int32, name: String = "text") {
         self.fileDescriptor = fileDescriptor
         self.name = name
-        self.syncsEachLine = LineWriter.isRegularFile(fileDescriptor)
+        self.output = LineBuffer(descriptor: fileDescriptor, sink: name)
         SystemCalls.ignoreBrokenPipeSignal()
     }
 
     public func deliver(_ event: EventRecord) throws(SinkError) {
-        try LineWriter.write(Self.line(for: event), to: fileDescriptor, sync: syncsEachLine, sink: name)
+        output.append(Self.line(for: event))
+    }
+
+    public func flush() throws(SinkError) {
+        try output.flush()
     }
 
     public func close() {}
@@ -41,26 +46,6 @@ public final class TextSink: EventSink, Sendable {
         return line
     }
 
-    /// `text` with everything a terminal would act on escaped: C0 and C1 control characters and DEL (`\n`, `\r`,
-    /// `\t`, `\e` for ESC, else `\u{9b}`), the line and paragraph separators, and the bidirectional overrides and
-    /// isolates that can make a line read differently from what it holds; a backslash is doubled so that the
-    /// escapes are unambiguous. An empty identifier prints as `""`.
-    public static func printable(_ text: String) -> String {
-        if text.isEmpty { return "\"\"" }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x5C: out += "\\\\"
-            case 0x0A: out += "\\n"
-            case 0x0D: out += "\\r"
-            case 0x09: out += "\\t"
-            case 0x1B: out += "\\e"
-            case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// `PrintableText.escaped(text)`: the identifier as the text line prints it.
+    public static func printable(_ text: String) -> String { PrintableText.escaped(text) }
 }

@@ -34,7 +34,9 @@ import Geofencing
 /// - Mode 0600: the file holds where the vehicle was and when (event positions and times) and where it goes (the
 ///   regions): personal data, for the daemon's user only. The file is created with open(2) and mode 0600 before
 ///   SQLite opens it, so there is no moment with a wider mode; SQLite gives the -wal and -shm files the mode of the
-///   database file. An existing file keeps its mode.
+///   database file. An existing file (and its -wal and -shm) open to group or others is tightened to 0600 at every
+///   open, or refused when this user cannot change its mode. A symbolic link or anything but a regular file at the
+///   path is refused (`StoreFile`).
 /// - A file that is not a geofence store, or that SQLite finds damaged (PRAGMA quick_check at every open), is
 ///   never written: the open throws before anything could change it, and closes without checkpointing a -wal file
 ///   left by a crash. quick_check reads the whole file: about 0.25 s of CPU for 10^5 events and 10^4 regions
@@ -48,35 +50,37 @@ public final class GeofenceStore {
     public let isReadOnly: Bool
     let connection: SQLiteConnection
 
-    /// Opens the store at `path`, creating it (mode 0600) when the file does not exist.
+    /// Opens the store at `path`, creating it (mode 0600) when the file does not exist and `create` is true.
     ///
     /// - Parameters:
-    ///   - path: the store's file. Its directory must exist.
+    ///   - path: the store's file: a regular file, never a symbolic link (its directories may be links). Its
+    ///     directory must exist. Always a file's path: SQLite's ":memory:" names a file of that name here.
     ///   - readOnly: open for reading only: the file must exist and is never changed (no journal mode switch, no
     ///     schema); writes throw `StoreError.readOnly`.
+    ///   - create: create a missing file (read-write opens only); false: a missing file is `noStore`.
     ///   - busyTimeout: how long a write waits for another connection's write lock before `StoreError.locked`
     ///     (whole milliseconds).
-    /// - Throws: `cannotOpen` (directory missing, permission, a directory), `notAGeofenceStore` (not SQLite, or
-    ///   another program's database, or an empty file opened read-only), `corrupt` (quick_check), `schemaTooNew`,
-    ///   `readOnly` (writing a file or file system that is read-only), `locked` (creating the schema while another
-    ///   connection writes), `diskFull`.
+    /// - Throws: `noStore` (missing, and not to be created), `cannotOpen` (directory missing, permission, a symbolic
+    ///   link, not a regular file, a mode open to other users that this user cannot tighten), `notAGeofenceStore`
+    ///   (not SQLite, or another program's database, or an empty file opened read-only), `corrupt` (quick_check),
+    ///   `schemaTooNew`, `readOnly` (writing a file or file system that is read-only), `locked` (creating the
+    ///   schema while another connection writes), `diskFull`.
     ///
-    /// The checks run before anything is written: a file that fails them is left byte for byte as it was.
-    public convenience init(path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5))
-        throws(StoreError)
-    {
-        try self.init(path: path, readOnly: readOnly, busyTimeout: busyTimeout, faultHook: nil)
+    /// The checks run before anything is written: a file that fails them is left byte for byte as it was. An
+    /// existing file (and its -wal and -shm) that group or others may access is first tightened to its owner's
+    /// bits (see `StoreFile`).
+    public convenience init(
+        path: String, readOnly: Bool = false, create: Bool = true, busyTimeout: Duration = .seconds(5)
+    ) throws(StoreError) {
+        try self.init(path: path, readOnly: readOnly, create: create, busyTimeout: busyTimeout, faultHook: nil)
     }
 
     /// `faultHook` (debug builds, tests): see `SQLiteFaultHook`; it also sees the calls made while opening.
-    init(path: String, readOnly: Bool, busyTimeout: Duration, faultHook: SQLiteFaultHook?) throws(StoreError) {
-        var openName = (name: path, flags: Int32(0))
-        if readOnly {
-            try StoreFile.checkReadable(path)
-            openName = StoreFile.readOnlyOpenName(path)
-        } else {
-            try StoreFile.prepareForWriting(path)
-        }
+    init(path: String, readOnly: Bool, create: Bool = true, busyTimeout: Duration, faultHook: SQLiteFaultHook?)
+        throws(StoreError)
+    {
+        try StoreFile.prepare(path, readOnly: readOnly, create: create)
+        let openName = readOnly ? StoreFile.readOnlyOpenName(path) : (name: StoreFile.sqliteName(path), flags: 0)
         self.path = path
         self.isReadOnly = readOnly
         self.connection = try SQLiteConnection.open(

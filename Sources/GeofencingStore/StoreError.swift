@@ -6,6 +6,12 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be opened or created: its directory is missing, permission is denied, the path is a
     /// directory, ... `reason` says which (from errno or SQLite).
     case cannotOpen(path: String, reason: String)
+    /// Nothing exists at the path, and the open was not one that creates a store (a read-only open, or one with
+    /// `create: false`): nothing was created.
+    case noStore(path: String)
+    /// Another process holds the store's lock file (`StoreLock`): a store serves one daemon at a time. `holder` is
+    /// the process ID written in the lock file, nil when it could not be read.
+    case inUse(path: String, lockFile: String, holder: Int32?)
     /// The file is not a geofence store: not an SQLite database at all, an empty file opened read-only, or an
     /// SQLite database of another program (its `application_id` is not geofence's). The file is left untouched.
     case notAGeofenceStore(path: String, reason: String)
@@ -41,7 +47,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The store's file the error concerns.
     public var path: String {
         switch self {
-        case .cannotOpen(let path, _), .notAGeofenceStore(let path, _), .corrupt(let path, _),
+        case .cannotOpen(let path, _), .noStore(let path), .inUse(let path, _, _), .notAGeofenceStore(let path, _),
+             .corrupt(let path, _),
              .locked(let path, _), .readOnly(let path, _), .diskFull(let path), .schemaTooNew(let path, _, _),
              .schemaNeedsUpgrade(let path, _, _),
              .sequenceGap(let path, _, _), .unknownSink(let path, _), .invalidArgument(let path, _),
@@ -54,6 +61,12 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let reason):
             "cannot open the store \(path): \(reason)"
+        case .noStore(let path):
+            "no store at \(path): the file does not exist, and nothing was created (only an open for writing "
+                + "creates a store)"
+        case .inUse(let path, let lockFile, let holder):
+            "the store \(path) is in use by another process (\(holder.map { "pid \($0)" } ?? "pid unknown"), which "
+                + "holds \(lockFile)): a store serves one daemon at a time"
         case .notAGeofenceStore(let path, let reason):
             "\(path) is not a geofence store: \(reason); the file was not changed"
         case .corrupt(let path, let detail):

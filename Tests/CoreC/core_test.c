@@ -105,6 +105,7 @@ int main(int argc, char **argv) {
     run("tracked", test_tracked);
     run("shapes", test_shapes);
     run("fence distance", test_fence_distance);
+    run("shape validity", test_shape_validity);
     run("out of memory", test_out_of_memory);
 
     printf("digest: %016" PRIx64 "\n", digest);

@@ -93,5 +93,6 @@ void test_tracked(void);
 void test_shapes(void);
 void test_polygon_fixture(const char *path);
 void test_fence_distance(void);
+void test_shape_validity(void);
 
 #endif /* CORE_TEST_H */

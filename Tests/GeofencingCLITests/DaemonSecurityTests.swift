@@ -1,6 +1,7 @@
 import Foundation
 import Geofencing
 import GeofencingInputs
+import GeofencingStore
 import GeofencingTestSupport
 import Testing
 
@@ -69,6 +70,42 @@ struct DaemonSecurityTests {
         let delivered = try await daemon.waitForStandardOutput(timeout: .seconds(30)) { $0.count >= 6 }
         #expect(delivered)
         let modes = ["", "-wal", "-shm"].map { (store + $0, Self.mode(store + $0)) }
+        try daemon.closeInput()
+        #expect(try await daemon.waitForExit(timeout: .seconds(30)) == 0, "\(daemon.standardError)")
+        for (path, mode) in modes {
+            #expect(mode == 0o600, "\(path): mode \(mode.map { String($0, radix: 8) } ?? "missing")")
+        }
+    }
+
+    /// A store left with mode 0644 (copied, restored from a backup, created by an older build) and its -wal and -shm
+    /// files: the first command that opens it, even one that only reads, makes all three 0600, and the daemon's
+    /// files stay so while it runs.
+    @Test func anExistingStoreOpenToOthersIsTightened() async throws {
+        let directory = try GeofenceExecutable.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (fences, _, epochs) = try Self.scenario(in: directory)
+        let store = directory.appendingPathComponent("unit.db").path
+        #expect(try GeofenceExecutable.run(["fences", "import", fences.path, "--store", store]).status == 0)
+        // A reader holds the store open, so that its -wal and -shm files stay while their modes are loosened.
+        let holder = try GeofenceStore(path: store)
+        _ = try holder.regions()
+        for suffix in ["", "-wal", "-shm"] { #expect(chmod(store + suffix, 0o644) == 0, "\(suffix)") }
+        let listed = try GeofenceExecutable.run(["fences", "list", "--store", store])
+        #expect(listed.status == 0, "\(listed.standardError)")
+        for suffix in ["", "-wal", "-shm"] {
+            #expect(Self.mode(store + suffix) == 0o600, "after fences list: \(store + suffix)")
+        }
+        withExtendedLifetime(holder) {}
+
+        chmod(store, 0o644)
+        let daemon = try DaemonProcess(
+            ["run", "--store", store, "--nmea", "-", "--format", "jsonl"],
+            output: directory.appendingPathComponent("out.jsonl"), errors: directory.appendingPathComponent("err.txt"))
+        defer { daemon.kill() }
+        try await daemon.waitForStandardError(containing: "reading NMEA")
+        daemon.write(epochs.joined())
+        #expect(try await daemon.waitForStandardOutput(timeout: .seconds(30)) { $0.count >= 6 })
+        let modes = ["", "-wal", "-shm", ".lock"].map { (store + $0, Self.mode(store + $0)) }
         try daemon.closeInput()
         #expect(try await daemon.waitForExit(timeout: .seconds(30)) == 0, "\(daemon.standardError)")
         for (path, mode) in modes {

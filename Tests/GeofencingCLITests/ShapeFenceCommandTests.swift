@@ -248,4 +248,30 @@ struct ShapeFenceCommandTests {
         #expect(csv.standardError.contains("cannot write region \"square with hole\" as CSV"), "\(csv.standardError)")
         #expect(try GeofenceExecutable.run(["fences", "list", "--store", store]).standardOutput == list.standardOutput)
     }
+
+    @Test func fencesImportRefusesInvalidPolygonsAndLeavesTheStoreUnchanged() throws {
+        let directory = try GeofenceExecutable.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fences = directory.appendingPathComponent("equator.geojson")
+        try Self.equatorShapes.write(to: fences, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("store.db").path
+        let imported = try GeofenceExecutable.run(["fences", "import", fences.path, "--store", store])
+        try #require(imported.status == 0, "\(imported.standardError)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let list = try GeofenceExecutable.run(["fences", "list", "--store", store]).standardOutput
+
+        // A valid circle first, then a polygon whose hole lies a degree outside its shell: nothing is imported.
+        let bad = directory.appendingPathComponent("bad.geojson")
+        try (#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"ok","geometry":{"type":"Point","#
+            + #""coordinates":[1,1]},"properties":{"radius":50}},{"type":"Feature","id":"far hole","geometry":"#
+            + #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]],[[2,0.2],[2.5,0.2],[2.5,0.8],"#
+            + #"[2,0.2]]]},"properties":{}}]}"#).write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try GeofenceExecutable.run(["fences", "import", bad.path, "--store", store])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains(#"feature 2 (id "far hole")"#)
+            && refused.standardError.contains("geometry.coordinates[1]")
+            && refused.standardError.contains("lies outside its outer ring"), "\(refused.standardError)")
+        #expect(try GeofenceExecutable.run(["fences", "list", "--store", store]).standardOutput == list)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before, "the store file is byte-identical")
+    }
 }

@@ -75,6 +75,8 @@ struct FenceFileErrorTests {
         csv("empty identifier", "\"\",1,2,3", field: "id", "the identifier is empty"),
         csv("blank identifier", "\"  \",1,2,3", field: "id", "the identifier is blank"),
         csv("unquoted empty identifier", " ,1,2,3", field: "id", "the identifier is empty"),
+        csv("identifier with U+0000", "\"stop\u{0}1\",1,2,3", field: "id",
+            "the identifier contains U+0000 (NUL) at byte 4, which no identifier may"),
         csv("missing cell", "a,1,2", field: "radius_m",
             "missing: the record has 3 fields, this column is field 4 of the header"),
         csv("unterminated quote", "\"a,1,2,3\nb,1,2,3", field: "id", "the quote opened on line 3 is never closed"),
@@ -199,6 +201,8 @@ struct FenceFileErrorTests {
                 "missing: a fence needs a geometry (Point, Polygon, MultiPolygon or LineString)"),
         geojson("GeoJSON one coordinate", geometry: #"{"type":"Point","coordinates":[1]}"#,
                 field: "geometry.coordinates", "is an array, not a [longitude, latitude] pair in degrees"),
+        geojson("GeoJSON identifier with U+0000", id: #""b\u0000c""#, field: "id", at: "feature 2 (id \"b\\u{0}c\")",
+                "the identifier contains U+0000 (NUL) at byte 1, which no identifier may"),
         geojson("GeoJSON not a feature", type: #""Point""#, field: "type", "is the string 'Point', not \"Feature\""),
     ]
 

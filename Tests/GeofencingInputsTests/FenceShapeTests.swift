@@ -103,11 +103,107 @@ struct FenceShapeTests {
 
     @Test("a polygon the monitor refuses is refused by the reader, with the monitor's reason")
     func monitorRefusal() throws {
-        let data = Self.collection(#"{"type":"Feature","id":"dot","geometry":{"type":"Polygon","coordinates":"#
-            + #"[[[1,1],[1,1],[1,1],[1,1]]]},"properties":{}}"#)
-        let error = #expect(throws: FenceFileError.self) { try FenceFile.parse(data, name: "dot.geojson") }
-        #expect(error?.feature == 1 && error?.featureIdentifier == "dot" && error?.field == "geometry")
+        let data = Self.collection(#"{"type":"Feature","id":"wide","geometry":{"type":"Polygon","coordinates":"#
+            + #"[[[179,1],[-179,1],[-179,2],[179,1]]]},"properties":{}}"#)
+        let error = #expect(throws: FenceFileError.self) { try FenceFile.parse(data, name: "wide.geojson") }
+        #expect(error?.feature == 1 && error?.featureIdentifier == "wide" && error?.field == "geometry")
         #expect(error?.message.hasPrefix("the region shape is invalid") == true, "\(String(describing: error))")
+    }
+
+    /// What a Polygon or MultiPolygon declares and the even-odd rule would not mean: refused, naming the member.
+    @Test("invalid polygons are refused with the member at fault", arguments: [
+        // Two parts overlapping: a point in the overlap is in the union, but even-odd would put it outside.
+        (#"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,1],[0,0]]],"#
+            + #"[[[0.5,0.5],[1.5,0.5],[1.5,1.5],[0.5,1.5],[0.5,0.5]]]]}"#, "geometry.coordinates[0][0]",
+         "crosses or shares an edge with geometry.coordinates[1][0] near"),
+        (#"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,1],[0,0]]],"#
+            + #"[[[0.2,0.2],[0.4,0.2],[0.4,0.4],[0.2,0.4],[0.2,0.2]]]]}"#, "geometry.coordinates[1]",
+         "lies inside geometry.coordinates[0]: the polygons of a MultiPolygon may not overlap"),
+        // A hole a degree outside its shell: even-odd would make the "hole" a second area, 100 km away.
+        (#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]],"#
+            + #"[[2,0.2],[2.5,0.2],[2.5,0.8],[2,0.2]]]}"#, "geometry.coordinates[1]",
+         "is a hole that lies outside its outer ring geometry.coordinates[0]"),
+        (#"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,1],[0,0]],[[2.2,0.2],[2.4,0.2],[2.4,0.4],"#
+            + #"[2.2,0.2]]],[[[2,0],[3,0],[3,1],[2,1],[2,0]]]]}"#, "geometry.coordinates[0][1]",
+         "is a hole that lies inside geometry.coordinates[1][0], of another polygon, not directly inside its own"),
+        (#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]],"#
+            + #"[[0.1,0.1],[0.9,0.1],[0.9,0.9],[0.1,0.9],[0.1,0.1]],[[0.4,0.4],[0.6,0.4],[0.6,0.6],[0.4,0.4]]]}"#,
+         "geometry.coordinates[2]", "is a hole that lies inside another hole of its polygon, geometry.coordinates[1]"),
+        (#"{"type":"Polygon","coordinates":[[[0.4,0.4],[0.6,0.4],[0.6,0.6],[0.4,0.4]],"#
+            + #"[[0,0],[1,0],[1,1],[0,1],[0,0]]]}"#, "geometry.coordinates[0]",
+         "is an outer ring that lies inside its own hole geometry.coordinates[1]"),
+        // Zero-area rings, a ring crossing itself, a hole crossing its shell.
+        (#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]],"#
+            + #"[[0.1,0.1],[0.2,0.2],[0.3,0.3],[0.1,0.1]]]}"#, "geometry.coordinates[1]", "encloses no area"),
+        (#"{"type":"Polygon","coordinates":[[[1,1],[1,1],[1,1],[1,1]]]}"#, "geometry.coordinates[0]",
+         "encloses no area"),
+        (#"{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,0.3],[0,0]]]}"#, "geometry.coordinates[0]",
+         "crosses or touches itself near"),
+        (#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]],"#
+            + #"[[0,0.5],[0.5,0.7],[-0.5,0.5],[0,0.5]]]}"#, "geometry.coordinates[0]",
+         "crosses or shares an edge with geometry.coordinates[1] near"),
+    ])
+    func invalidPolygons(geometry: String, field: String, message: String) throws {
+        let data = Self.collection(#"{"type":"Feature","id":"bad","geometry":"# + geometry + #","properties":{}}"#)
+        let error = #expect(throws: FenceFileError.self) { try FenceFile.parse(data, name: "bad.geojson") }
+        #expect(error?.feature == 1 && error?.featureIdentifier == "bad")
+        #expect(error?.field == field && error?.message.contains(message) == true, "\(String(describing: error))")
+    }
+
+    @Test("a star of edges meeting at one point is refused at once, naming where")
+    func adversarialStar() throws {
+        // 30,000 triangles around one centre: every edge meets it. The core refuses it as too dense for a bounded
+        // query (building its grid within the memory budget first), instead of taking it.
+        var positions: [String] = []
+        for k in 0..<30_000 {
+            let angle = Double(k) / 30_000 * 2 * .pi, next = Double(k + 1) / 30_000 * 2 * .pi
+            positions += ["[153,-27]", "[\(153 + 0.01 * cos(angle)),\(-27 + 0.01 * sin(angle))]",
+                          "[\(153 + 0.01 * cos(next)),\(-27 + 0.01 * sin(next))]"]
+        }
+        let data = Self.collection(#"{"type":"Feature","id":"star","geometry":{"type":"Polygon","coordinates":[["#
+            + positions.joined(separator: ",") + #",[153,-27]]]},"properties":{}}"#)
+        let error = #expect(throws: FenceFileError.self) { try FenceFile.parse(data, name: "star.geojson") }
+        #expect(error?.field == "geometry.coordinates" && error?.message.contains("edges crowded together") == true,
+                "\(String(describing: error))")
+
+        // A shell with 100,000 identical holes: refused as crowded, not grouped pair by pair.
+        let hole = "[[153.001,-27.001],[153.002,-27.001],[153.002,-27.002],[153.001,-27.001]]"
+        let holes = Self.collection(#"{"type":"Feature","id":"holes","geometry":{"type":"Polygon","coordinates":["#
+            + "[[152.9,-27.1],[153.1,-27.1],[153.1,-26.9],[152.9,-26.9],[152.9,-27.1]],"
+            + Array(repeating: hole, count: 100_000).joined(separator: ",") + #"]},"properties":{}}"#)
+        let refused = #expect(throws: FenceFileError.self) { try FenceFile.parse(holes, name: "holes.geojson") }
+        #expect(refused?.field == "geometry.coordinates"
+            && refused?.message.contains("edges crowded together") == true, "\(String(describing: refused))")
+    }
+
+    @Test("a polygon with 10,000 separate holes reads, monitors and writes back with its holes")
+    func manyHoles() throws {
+        var rings = [Self.square(153, -27.1, 0.2)]
+        for k in 0..<10_000 {
+            rings.append(Self.square(153.001 + Double(k % 100) * 0.0019, -27.099 + Double(k / 100) * 0.0019, 0.001))
+        }
+        let region = Region(shape: .polygon(rings: rings), identifier: "sieve")
+        let text = FenceFile.geojson([region])
+        let back = try #require(try FenceFile.parse(Data(text.utf8), name: "sieve.geojson").regions.first)
+        #expect(back.shape == region.shape)
+        let index = try RegionIndex(regions: [back])
+        #expect(index.regions(containing: Self.point(153.0015, -27.0985)).isEmpty, "in the first hole")
+        #expect(index.regions(containing: Self.point(153.0025, -27.0985)).count == 1, "between holes")
+    }
+
+    @Test("valid polygons read and are decided as GeoJSON means: an island in a lake, parts touching at a corner")
+    func validPolygonsMeanWhatTheySay() throws {
+        let data = Self.collection(
+            #"{"type":"Feature","id":"lake","geometry":{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],"#
+                + #"[0,1],[0,0]],[[0.1,0.1],[0.1,0.9],[0.9,0.9],[0.9,0.1],[0.1,0.1]]],[[[0.4,0.4],[0.6,0.4],[0.6,0.6],"#
+                + #"[0.4,0.6],[0.4,0.4]]],[[[1,1],[2,1],[2,2],[1,1]]]]},"properties":{}}"#)
+        let regions = try FenceFile.parse(data, name: "lake.geojson").regions
+        let index = try RegionIndex(regions: regions)
+        for (longitude, latitude, inside) in [(0.05, 0.5, true), (0.2, 0.5, false), (0.5, 0.5, true),
+                                              (1.9, 1.1, true), (1.1, 1.9, false), (1.5, 0.5, false)] {
+            #expect(index.regions(containing: Self.point(longitude, latitude)).isEmpty != inside,
+                    "(\(longitude), \(latitude))")
+        }
     }
 
     @Test("a polygon made in code: open rings written closed, rings out of part order grouped, the area the same")

@@ -128,7 +128,9 @@ struct FuzzRegressionTests {
         #expect(read.map(\.identifier) == ["\u{FEFF}1"])
 
         let center = Coordinate(latitude: -27.575, longitude: 153.095)
-        let identifiers = ["sate \"\u{0}\u{0}\u{FEFF}id,id,\n\u{0}A\"", "a\n\u{FEFF}b", "\u{FEFF}\u{FEFF}", "x\u{FEFF}"]
+        // The fuzzer's identifier had NULs where these have U+0001 (an identifier may not hold a NUL); both are
+        // escaped in JSON, so a U+FEFF after them follows an escape all the same.
+        let identifiers = ["sate \"\u{1}\u{1}\u{FEFF}id,id,\n\u{1}A\"", "a\n\u{FEFF}b", "\u{FEFF}\u{FEFF}", "x\u{FEFF}"]
         let regions = read + identifiers.map { Region(center: center, radius: 40.5, identifier: $0) }
         let geojson = FenceFile.geojson(regions)
         #expect(!geojson.unicodeScalars.contains("\u{FEFF}"), "written escaped, as \\ufeff")

@@ -25,6 +25,7 @@ import Testing
             SampleEvents.event(19, kind: .state, distance: nil, state: .unknown, interpolated: true),
         ]
         for event in events { try sink.deliver(event) }
+        try sink.flush()
         sink.close()
         pipe.closeWriteEnd()
         let objects = try Self.objects(pipe.readAll())
@@ -48,7 +49,9 @@ import Testing
         let pipe = TestPipe()
         let region = String(repeating: "ä", count: 150_000)  // 300 kB of UTF-8
         let reader = PipeReader(pipe)
-        try JSONLinesSink(fileDescriptor: pipe.writeEnd).deliver(SampleEvents.event(region: region))
+        let sink = JSONLinesSink(fileDescriptor: pipe.writeEnd)
+        try sink.deliver(SampleEvents.event(region: region))
+        try sink.flush()
         pipe.closeWriteEnd()
         let objects = try Self.objects(reader.wait())
         #expect(objects.count == 1)
@@ -61,7 +64,8 @@ import Testing
         let pipe = TestPipe()
         pipe.closeReadEnd()
         let sink = JSONLinesSink(fileDescriptor: pipe.writeEnd, name: "stdout")
-        let error = try #require(throws: SinkError.self) { try sink.deliver(SampleEvents.event()) }
+        try sink.deliver(SampleEvents.event())
+        let error = try #require(throws: SinkError.self) { try sink.flush() }
         #expect(error.sink == "stdout")
         #expect(error.message.contains("EPIPE"), "\(error)")
         #expect(error.message.contains("descriptor \(pipe.writeEnd)"), "\(error)")
@@ -69,14 +73,15 @@ import Testing
     }
 
     @Test func badDescriptorIsAnError() throws {
-        let error = try #require(throws: SinkError.self) {
-            try JSONLinesSink(fileDescriptor: -1).deliver(SampleEvents.event())
-        }
+        let sink = JSONLinesSink(fileDescriptor: -1)
+        try sink.deliver(SampleEvents.event())
+        let error = try #require(throws: SinkError.self) { try sink.flush() }
         #expect(error.message.contains("EBADF"), "\(error)")
     }
 
-    /// To a regular file (synced after each line): the file holds exactly the lines.
-    @Test func appendsToARegularFile() throws {
+    /// To a regular file: the lines are buffered until `flush`, which writes them all at once (no fsync: the
+    /// store keeps the events until then); the file then holds exactly the lines.
+    @Test func buffersUntilFlushedToARegularFile() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("events.jsonl")
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
@@ -85,8 +90,12 @@ import Testing
         let events = SampleEvents.burst(5)
         let sink = JSONLinesSink(fileDescriptor: descriptor)
         for event in events { try sink.deliver(event) }
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text == events.map { $0.jsonLine + "\n" }.joined())
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "", "nothing is written before the flush")
+        try sink.flush()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == events.map { $0.jsonLine + "\n" }.joined())
+        try sink.flush()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == events.map { $0.jsonLine + "\n" }.joined(),
+                "a second flush writes nothing again")
     }
 }
 

@@ -8,6 +8,8 @@ import Testing
         ("mqtt://broker.local/geofence", "broker.local", 1883, "geofence"),
         ("MQTT://[::1]:8883/a", "::1", 8883, "a"),
         ("mqtt://[fe80::1]/t/", "fe80::1", 1883, "t/"),
+        ("mqtt://h//vehicle//7", "h", 1883, "/vehicle//7"),  // empty levels are valid MQTT topics
+        ("mqtt://h/Fahrzeug/7/Ereignisse-ü-東京", "h", 1883, "Fahrzeug/7/Ereignisse-ü-東京"),
         ("mqtt://h:1/with space?and=query", "h", 1, "with space?and=query"),
     ] as [(String, String, UInt16, String)])
     func parses(url: String, host: String, port: UInt16, topic: String) throws {
@@ -43,5 +45,25 @@ import Testing
         #expect(error.sink == "mqtt")
         #expect(error.message.contains(problem), "\(error)")
         #expect(error.message.contains(url), "the error quotes the URL: \(error)")
+    }
+
+    /// A topic MQTT or the broker would refuse at the first publish is refused at start-up, naming the character
+    /// (escaped, so the message itself is safe to print).
+    @Test(arguments: [
+        ("mqtt://broker/vehicle/7\nevents", "control character U+000A", "vehicle/7\\nevents"),
+        ("mqtt://broker/vehicle\r", "control character U+000D", "vehicle\\r"),
+        ("mqtt://broker/a\u{0}b", "control character U+0000", "a\\u{0}b"),
+        ("mqtt://broker/\u{1B}[2Jevents", "control character U+001B", "\\e[2Jevents"),
+        ("mqtt://broker/a\tb", "control character U+0009", "a\\tb"),
+        ("mqtt://broker/a\u{7F}", "control character U+007F", "a\\u{7f}"),
+        ("mqtt://broker/a\u{9B}1A", "control character U+009B", "a\\u{9b}1A"),
+        ("mqtt://broker/a\u{FFFF}", "noncharacter U+FFFF", "a\u{FFFF}"),
+        ("mqtt://broker/$SYS/broker/uptime", "reserved for the broker", "$SYS/broker/uptime"),
+    ] as [(String, String, String)])
+    func rejectsTopicsThatCannotBePublished(url: String, problem: String, shown: String) throws {
+        let error = try #require(throws: SinkError.self) { try MQTTAddress(url: url) }
+        #expect(error.message.contains(problem), "\(error)")
+        #expect(error.message.contains("topic \"\(shown)\""), "\(error)")
+        #expect(!error.message.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })
     }
 }

@@ -41,6 +41,7 @@ import Testing
         #expect(sink.name == "text")
         let events = SampleEvents.burst(3)
         for event in events { try sink.deliver(event) }
+        try sink.flush()
         pipe.closeWriteEnd()
         let text = String(decoding: pipe.readAll(), as: UTF8.self)
         #expect(text == events.map { TextSink.line(for: $0) + "\n" }.joined())
@@ -49,9 +50,9 @@ import Testing
     @Test func goneReaderIsAnError() throws {
         let pipe = TestPipe()
         pipe.closeReadEnd()
-        let error = try #require(throws: SinkError.self) {
-            try TextSink(fileDescriptor: pipe.writeEnd).deliver(SampleEvents.event())
-        }
+        let sink = TextSink(fileDescriptor: pipe.writeEnd)
+        try sink.deliver(SampleEvents.event())
+        let error = try #require(throws: SinkError.self) { try sink.flush() }
         #expect(error.sink == "text" && error.message.contains("EPIPE"), "\(error)")
     }
 }

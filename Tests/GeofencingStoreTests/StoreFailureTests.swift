@@ -158,7 +158,7 @@ struct StoreFailureTests {
     @Test("a missing store opened read-only is not created; an empty file opened read-only is refused")
     func readOnlyMissingOrEmpty() throws {
         let missing = #expect(throws: StoreError.self) { _ = try GeofenceStore(path: path, readOnly: true) }
-        #expect(missing.map { if case .cannotOpen = $0 { true } else { false } } == true)
+        #expect(missing == .noStore(path: path))
         #expect(!FileManager.default.fileExists(atPath: path))
 
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))

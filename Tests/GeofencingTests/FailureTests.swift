@@ -18,6 +18,8 @@ struct FailureTests {
     static let invalidRegions: [Invalid] = [
         Invalid(region: Region(center: .brisbane, radius: 100, identifier: ""),
                 matches: { $0 == .emptyIdentifier }, testDescription: "empty identifier"),
+        Invalid(region: .test("stop\u{0}-1"), matches: { $0 == .identifierContainsNUL(byteOffset: 4) },
+                testDescription: "identifier with U+0000"),
         Invalid(region: .test("nan-lat", center: Coordinate(latitude: .nan, longitude: 153)),
                 matches: { if case .invalidCenter(let c) = $0 { c.latitude.isNaN } else { false } },
                 testDescription: "latitude NaN"),

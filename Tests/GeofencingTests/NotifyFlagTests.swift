@@ -73,6 +73,9 @@ struct NotifyFlagTests {
         harness.feed([
             Fix(coordinate: plane.coordinate(east: 0, north: 300), timestamp: TrackBuilder.epoch),
             Fix(coordinate: plane.coordinate(east: 0, north: 0), timestamp: TrackBuilder.epoch + 100),
+            // Two more confirm the time after the gap (`timeBaseConfirmation`): only then is it processed.
+            Fix(coordinate: plane.coordinate(east: 0, north: 0), timestamp: TrackBuilder.epoch + 101),
+            Fix(coordinate: plane.coordinate(east: 0, north: 0), timestamp: TrackBuilder.epoch + 102),
         ])
         let events = harness.events(of: "A")
         #expect(events.kinds == [.determined, .determined, .determined], "\(events.summary)")

@@ -116,7 +116,9 @@ struct OutageTests {
         configuration.outageTimeout = 5
         let harness = try MonitorHarness(configuration: configuration)
         harness.start(.test("A"))
-        harness.feed([fix(north: 50, at: 0), fix(north: 50, at: 5), fix(north: 50, at: 11)])
+        // The two fixes after the gap confirm its time (`timeBaseConfirmation`): only then are they processed.
+        harness.feed([fix(north: 50, at: 0), fix(north: 50, at: 5), fix(north: 50, at: 11), fix(north: 50, at: 12),
+                      fix(north: 50, at: 13)])
         let kinds = harness.events(of: "A").map { "\($0.kind.rawValue):\($0.state.rawValue)" }
         #expect(kinds == ["determined:inside", "determined:unknown", "determined:inside"])
     }
@@ -129,6 +131,7 @@ struct OutageTests {
         harness.start(.test("A"))
         harness.feed([
             fix(north: 300, at: 0), fix(north: 95, at: 100, accuracy: 20), fix(north: 60, at: 101, accuracy: 5),
+            fix(north: 60, at: 102, accuracy: 5),  // confirms the time after the gap (`timeBaseConfirmation`)
         ])
         let events = harness.events(of: "A")
         #expect(events.map(\.state) == [.outside, .unknown, .outside, .inside], "\(events.summary)")
@@ -141,7 +144,9 @@ struct OutageTests {
     func clearReturnIsInferred() throws {
         let harness = try MonitorHarness()
         harness.start(.test("A"))
-        harness.feed([fix(north: 300, at: 0), fix(north: 60, at: 100, accuracy: 5)])
+        // The two fixes after the gap confirm its time (`timeBaseConfirmation`): only then are they processed.
+        harness.feed([fix(north: 300, at: 0), fix(north: 60, at: 100, accuracy: 5), fix(north: 60, at: 101, accuracy: 5),
+                      fix(north: 60, at: 102, accuracy: 5)])
         let events = harness.events(of: "A")
         #expect(events.map(\.state) == [.outside, .unknown, .inside], "\(events.summary)")
         #expect(events.last?.kind == .enter)

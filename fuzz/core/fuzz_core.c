@@ -730,6 +730,41 @@ static allowed shape_errors(const gf_point *v, const uint32_t *ring_ends, uint32
     return 0;
 }
 
+/* gf_polygon_check on the rings gf_polygon_add was just given (which answered `added`): it refuses what the add
+ * refuses, with the same status (unless the table was full); on rings the add took it either finds them valid, with a nesting that is a forest
+ * (no ring its own ancestor), or names a ring set fault (zero area, rings that meet, crowded edges). */
+static void check_polygon_check(const fz_shape *shape, uint32_t ring_count, gf_status added) {
+    uint32_t parents[FZ_RINGS_MAX + 1];
+    gf_shape_problem problem;
+    gf_status status = gf_polygon_check(shape->v, shape->ring_ends, ring_count, ring_count <= FZ_RINGS_MAX ? parents : NULL,
+                                        &problem);
+    if (added == GF_ERR_CAPACITY) return;  /* the add looked no further than the full table */
+    if (added != GF_OK) {
+        if (status != added) fail("gf_polygon_check: %s where gf_polygon_add gave %s", gf_status_name(status),
+                                  gf_status_name(added));
+        return;
+    }
+    if (status == GF_OK) {
+        if (problem.fault != GF_SHAPE_FAULT_NONE) fail("gf_polygon_check: GF_OK with fault %d", (int)problem.fault);
+        if (ring_count > FZ_RINGS_MAX) return;
+        for (uint32_t r = 0; r < ring_count; r++) {
+            uint32_t at = r, steps = 0;
+            while (parents[at] != GF_RING_NONE) {
+                if (parents[at] >= ring_count || ++steps > ring_count)
+                    fail("gf_polygon_check: ring %u's ancestors %u are not a forest", (unsigned)r, (unsigned)parents[at]);
+                at = parents[at];
+            }
+        }
+        return;
+    }
+    if (status != GF_ERR_SHAPE || !(problem.fault == GF_SHAPE_FAULT_ZERO_AREA || problem.fault == GF_SHAPE_FAULT_CROSSING
+                                     || problem.fault == GF_SHAPE_FAULT_DENSE)
+        || (problem.fault != GF_SHAPE_FAULT_DENSE && problem.ring >= ring_count)
+        || (problem.fault == GF_SHAPE_FAULT_CROSSING && problem.other_ring >= ring_count))
+        fail("gf_polygon_check on rings gf_polygon_add took: %s, fault %d, rings %u %u", gf_status_name(status),
+             (int)problem.fault, (unsigned)problem.ring, (unsigned)problem.other_ring);
+}
+
 /* Adds the shape to the table and, on success, to the model. */
 static void do_add_shape(model *m, const fz_shape *shape, uint32_t ring_count, allowed errors, int seam_maybe) {
     if (m->count >= m->capacity) errors |= ALLOW(GF_ERR_CAPACITY);
@@ -739,6 +774,7 @@ static void do_add_shape(model *m, const fz_shape *shape, uint32_t ring_count, a
         : gf_corridor_add(m->table, shape->v, shape->ring_ends[0], shape->half_width_mm, &handle);
     const char *what = shape->half_width_mm == 0 ? "gf_polygon_add" : "gf_corridor_add";
     if (!(status == GF_ERR_SHAPE && seam_maybe)) expect_status(status, errors, what);
+    if (shape->half_width_mm == 0) check_polygon_check(shape, ring_count, status);
     if (status == GF_OK) {
         if (handle == GF_HANDLE_NONE || find_live(m, handle) >= 0)
             fail("%s returned handle %#x, which is 0 or already live", what, (unsigned)handle);

@@ -38,7 +38,10 @@ enum DemoCommand {
         let sink = format.standardOutputSink()
         let replay = try TrackReplay(
             regions: scenario.regions, observations: observations,
-            onEvent: { event in try? sink.deliver(event) })
+            onEvents: { events in
+                for event in events { try? sink.deliver(event) }
+                try? sink.flush()
+            })
         if let nmeaPath {
             do {
                 try NMEAWriter().write(observations, comments: ["geofence demo, seed \(seed)"],

@@ -1,6 +1,7 @@
 import Foundation
 import Geofencing
 import GeofencingInputs
+import GeofencingSinks
 import GeofencingStore
 
 /// `geofence fences import FILE | list | remove ID | export [--format geojson|csv] --store PATH`.
@@ -30,7 +31,8 @@ enum FencesCommand {
                        circles only: a store with a polygon or a corridor exports as GeoJSON (exit 1, nothing
                        written, for --format csv)
 
-            A running 'geofence run' picks up changes on SIGHUP.
+            Only import creates a store (mode 0600); list, export and remove exit 1 with "no store at PATH" when there
+            is none. A running 'geofence run' picks up changes on SIGHUP.
             """,
         run: run)
 
@@ -62,7 +64,9 @@ enum FencesCommand {
             datum = named
         }
 
-        let store = try Daemon.open(storePath)
+        // Only import creates a store: list and export only read it, and remove needs one that exists.
+        let store = try Daemon.open(storePath, readOnly: action == "list" || action == "export",
+                                    create: action == "import")
         func call<T>(_ body: () throws -> T) throws -> T {
             do { return try body() } catch let error as CLIError { throw error } catch {
                 throw CLIError.failure("geofence fences \(action): store \(storePath): \(error)")
@@ -83,9 +87,10 @@ enum FencesCommand {
             output.flush()
         case "remove":
             guard try call({ try store.removeRegion(identifier: target!) }) else {
-                throw CLIError.failure("geofence fences remove: no region \"\(target!)\" in \(storePath)")
+                throw CLIError.failure(
+                    "geofence fences remove: no region \(PrintableText.escaped(target!)) in \(storePath)")
             }
-            Console.error("removed \(target!)")
+            Console.error("removed \(PrintableText.escaped(target!))")
         default:
             let regions = try call { try store.regions() }.map(\.region)
             switch formatText ?? "geojson" {

@@ -44,11 +44,20 @@ enum ReplayCommand {
         let track = try TrackLoading.read(trackPath)
         let sink = format.standardOutputSink()
         var printFailure: SinkError?
+        var timeWarnings = GNSSTimeWarnings(command: "geofence replay", configuration: MonitorConfiguration())
         let replay = try TrackReplay(
             regions: regions, observations: track.observations,
-            onRefusal: { RefusalReport.report($0, $1, command: "replay", format: format) }
-        ) { event in
-            do throws(SinkError) { try sink.deliver(event) } catch { printFailure = printFailure ?? error }
+            onRefusal: { RefusalReport.report($0, $1, command: "replay", format: format) },
+            onTime: { timeWarnings.check($0) }
+        ) { events in
+            // One write per fix (no fsync): a pipe reader sees each fix's events as soon as they happen.
+            do throws(SinkError) {
+                for event in events { try sink.deliver(event) }
+                try sink.flush()
+            } catch { printFailure = printFailure ?? error }
+        }
+        if let summary = GNSSTimeWarnings.summary(replay.timeStatistics) {
+            Console.error("geofence replay: \(trackPath): \(summary)")
         }
         if let printFailure { throw CLIError.failure("geofence replay: cannot print events: \(printFailure)") }
         if let mapPath {

@@ -15,7 +15,8 @@ enum RunCommand {
                                 [--fences FILE [--radius M] [--datum D] [--approach T]]
                                 [--format text|jsonl] [--exec CMD] [--mqtt mqtt://HOST[:PORT]/TOPIC]
 
-            Restores the regions and their states from the store (created if missing, mode 0600), imports
+            Restores the regions and their states from the store (created if missing, mode 0600; one daemon per
+            store: a second exits 1 naming the one that holds it, through PATH.lock beside it), imports
             --fences if given, reads fixes and prints every event on standard output. Each event is stored before
             it is delivered and is delivered at least once to every sink, in order, with its sequence number (drop
             repeats by 'seq'); what a sink could not take is delivered after a restart. After a restart no enter is
@@ -35,10 +36,12 @@ enum RunCommand {
               --exec CMD        run CMD for each event (not through a shell): the event as JSON on standard input
                                 and in GEOFENCE_SEQ, GEOFENCE_TYPE, GEOFENCE_REGION, GEOFENCE_TIME, GEOFENCE_LAT,
                                 GEOFENCE_LON, GEOFENCE_DISTANCE_M, GEOFENCE_STATE, GEOFENCE_INFERRED,
-                                GEOFENCE_INTERPOLATED; a non-zero exit is retried
+                                GEOFENCE_INTERPOLATED; a non-zero exit is retried; what it prints goes to
+                                standard error (each line prefixed, escaped; 8192 bytes or 100 lines per event)
               --mqtt URL        publish each event (JSON) with QoS 1 to mqtt://HOST[:PORT]/TOPIC
 
-            Signals: SIGTERM/SIGINT stop after delivering what is queued (up to 10 s); SIGHUP re-reads the regions.
+            Signals: SIGTERM/SIGINT stop after delivering what is queued (up to 10 s); a --exec command still
+            running then gets SIGTERM, and SIGKILL 2 s later; SIGHUP re-reads the regions.
             """,
         run: run)
 

@@ -45,16 +45,37 @@ final class Daemon: Sendable {
     func requestReload() { reloadRequested.set() }
 
     /// Runs until the input ends or the task is cancelled (SIGTERM, SIGINT); then lets the sinks deliver what is
-    /// queued (up to `drainTimeout`) and returns.
+    /// queued (while they make progress, giving up after `drainTimeout` without any), interrupts a delivery still in
+    /// progress (an `--exec` command gets SIGTERM, then SIGKILL after `ExecSink.terminationGrace`) and returns.
     func run() async throws {
-        let store = try Self.open(options.storePath)
-        if let fencesPath = options.fencesPath {
-            let regions = FenceLoading.withApproach(
-                try FenceLoading.regions(from: fencesPath, defaultRadius: options.radius, datum: options.datum),
-                options.approach)
-            let (added, replaced) = try storeCall { try store.upsertRegions(regions) }
-            Console.error("geofence run: imported \(fencesPath): \(added) added, \(replaced) replaced")
+        // The whole command line is checked before the store is opened or changed: every sink is made first (the
+        // command resolved in PATH, the MQTT URL parsed), then the fence file is read whole, and only then imported.
+        let sinks = try makeSinks()
+        let lock: StoreLock
+        let store: GeofenceStore
+        do {
+            let regions = try options.fencesPath.map { fencesPath in
+                FenceLoading.withApproach(
+                    try FenceLoading.regions(from: fencesPath, defaultRadius: options.radius, datum: options.datum),
+                    options.approach)
+            }
+            // Claimed before the store is opened, held until the daemon returns (released by deinit on a throw): a
+            // second daemon on the same store stops here, before it could import --fences or give out sequence
+            // numbers the first one also uses.
+            do { lock = try StoreLock(storePath: options.storePath) } catch {
+                throw CLIError.failure(
+                    "geofence run: \(error); stop that daemon first, or give this one another --store")
+            }
+            store = try Self.open(options.storePath)
+            if let regions, let fencesPath = options.fencesPath {
+                let (added, replaced) = try storeCall { try store.upsertRegions(regions) }
+                Console.error("geofence run: imported \(fencesPath): \(added) added, \(replaced) replaced")
+            }
+        } catch {
+            for sink in sinks { sink.close() }
+            throw error
         }
+        defer { lock.release() }  // also keeps the lock alive to the end (a local's lifetime ends at its last use)
         let stored = try storeCall { try store.regions() }
         var configuration = MonitorConfiguration()
         configuration.firstSequence = try storeCall { try store.lastSequence() } + 1
@@ -66,7 +87,7 @@ final class Daemon: Sendable {
         var monitored = Set(stored.map(\.region.identifier))
         if stored.isEmpty { Console.error("geofence run: warning: the store holds no regions (add them with --fences)") }
 
-        let workers = try makeSinks().map { sink in
+        let workers = try sinks.map { sink in
             try storeCall { try store.registerSink(sink.name) }
             return DeliveryWorker(sink: sink, storePath: options.storePath)
         }
@@ -75,9 +96,11 @@ final class Daemon: Sendable {
 
         var pending: [EventRecord] = []
         var sincePrune = 0
+        var timeWarnings = GNSSTimeWarnings(command: "geofence run", configuration: configuration)
         for try await observation in try observations() {
             if reloadRequested.take() { monitored = reload(from: store, into: monitor, monitored: monitored) }
             monitor.process(observation)
+            timeWarnings.check(monitor.timeStatistics)
             pending += collector.takeEvents().map(EventRecord.init)
             guard !pending.isEmpty else { continue }
             do {
@@ -102,17 +125,24 @@ final class Daemon: Sendable {
                 unstored = .failure("geofence run: \(pending.count) events could not be stored before stopping: \(error)")
             }
         }
+        if let summary = GNSSTimeWarnings.summary(monitor.timeStatistics) { Console.error("geofence run: \(summary)") }
         for worker in workers { worker.wake() }
         for worker in workers where !worker.drainAndStop(timeout: options.drainTimeout) {
             Console.error("geofence run: sink \(worker.name): undelivered events stay queued for the next start")
+            // A command still running gets SIGTERM, then SIGKILL after the grace: none outlives the daemon.
+            if !worker.abandon(timeout: ExecSink.terminationGrace + 5) {
+                Console.error("geofence run: sink \(worker.name): the delivery in progress did not end")
+            }
         }
         if let unstored { throw unstored }
         Console.error("geofence run: stopped")
     }
 
-    static func open(_ path: String) throws -> GeofenceStore {
+    /// Opens the store for a command: `readOnly` for one that only reads, `create: false` for one that writes but
+    /// must not make a new store (removing a region from a store that does not exist).
+    static func open(_ path: String, readOnly: Bool = false, create: Bool = true) throws -> GeofenceStore {
         do {
-            return try GeofenceStore(path: path)
+            return try GeofenceStore(path: path, readOnly: readOnly, create: create)
         } catch {
             throw CLIError.failure("geofence: \(error)")
         }
@@ -171,7 +201,11 @@ final class Daemon: Sendable {
             }
             let (stream, continuation) = AsyncThrowingStream.makeStream(of: Observation.self, throwing: (any Error).self)
             let pump = Task {
-                for await observation in gps.observations { continuation.yield(observation) }
+                var warnings = GPSDReportWarnings(source: "gpsd \(host):\(port)")
+                for await observation in gps.observations {
+                    warnings.check(gps.statistics)
+                    continuation.yield(observation)
+                }
                 continuation.finish()
             }
             continuation.onTermination = { _ in

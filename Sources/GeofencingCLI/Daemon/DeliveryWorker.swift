@@ -10,14 +10,16 @@ import GeofencingStore
 /// worker logs the failure and retries after a wait that doubles from 0.25 s up to 30 s. Sinks are independent: a
 /// broker away holds back neither standard output nor `--exec`.
 final class DeliveryWorker: @unchecked Sendable {
-    // @unchecked: `sink` and the store connection are used only on the worker's thread; the flags only under
-    // `condition`.
+    // @unchecked: `sink` and the store connection are used only on the worker's thread (but `interrupt()`, which
+    // any thread may call); the flags only under `condition`.
     private let sink: any EventSink
     private let storePath: String
     private let condition = NSCondition()
     private var wakeRequested = false
     private var draining = false
     private var finished = false
+    /// Set by `abandon`: stop at once, whatever is queued.
+    private var abandoned = false
     /// Batches delivered so far: a drain waits while this grows.
     private var batches = 0
     private var thread: Thread?
@@ -94,7 +96,7 @@ final class DeliveryWorker: @unchecked Sendable {
         }
         while !isDone() {
             do {
-                if store == nil { store = try GeofenceStore(path: storePath) }
+                if store == nil { store = try GeofenceStore(path: storePath, create: false) }
                 let batch = try accepted.map { try store!.events(after: $0, limit: Self.batchSize) }
                     ?? store!.undelivered(sink: name, limit: Self.batchSize)
                 if batch.isEmpty {
@@ -111,10 +113,20 @@ final class DeliveryWorker: @unchecked Sendable {
                         recordCursor(delivered)
                     }
                 }
-                for event in batch {
-                    try sink.deliver(event)
-                    delivered = event.sequence
+                // A buffering sink (standard output) has handed the batch over only once flushed: one write per
+                // batch, which is at least once per fix that stored events.
+                var passed: UInt64?
+                do {
+                    for event in batch {
+                        try sink.deliver(event)
+                        passed = event.sequence
+                    }
+                } catch {
+                    if (try? sink.flush()) != nil { delivered = passed }
+                    throw error
                 }
+                try sink.flush()
+                delivered = passed
                 condition.lock()
                 batches += 1
                 condition.unlock()
@@ -137,10 +149,26 @@ final class DeliveryWorker: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Gives up on what is still queued (after `drainAndStop` returned false): the delivery in progress is
+    /// interrupted (a command still running is stopped: `ExecSink.terminationGrace`), the thread ends, and this
+    /// waits up to `timeout` seconds for it. Returns whether the thread ended.
+    func abandon(timeout: Double) -> Bool {
+        condition.lock()
+        abandoned = true
+        condition.broadcast()
+        condition.unlock()
+        sink.interrupt()
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !finished && condition.wait(until: deadline) {}
+        return finished
+    }
+
     private func isDone() -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        return finished
+        return finished || abandoned
     }
 
     private func isDraining() -> Bool {
@@ -153,7 +181,7 @@ final class DeliveryWorker: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         let deadline = Date(timeIntervalSinceNow: seconds)
-        while !wakeRequested && !draining && condition.wait(until: deadline) {}
+        while !wakeRequested && !draining && !abandoned && condition.wait(until: deadline) {}
         wakeRequested = false
     }
 }

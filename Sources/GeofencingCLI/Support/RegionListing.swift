@@ -1,4 +1,5 @@
 import Geofencing
+import GeofencingSinks
 import GeofencingStore
 
 /// The rows of `geofence fences list`: one CSV line per region, every shape in the same columns.
@@ -7,7 +8,9 @@ import GeofencingStore
 /// the circle's centre or the centre of the bounding box of all the shape's vertices (WGS-84, 7 decimals: 1 cm,
 /// as the map places its label); radius_m a circle's
 /// radius, half_width_m a corridor's, vertices a polygon's over all rings (a ring's closing vertex, equal to its
-/// first, not counted) or a corridor path's; a column that does not apply to the shape is empty.
+/// first, not counted) or a corridor path's; a column that does not apply to the shape is empty. The listing is for
+/// people: the identifier is escaped as `PrintableText.escaped` does (no control character reaches the terminal;
+/// a backslash is doubled); `fences export` gives identifiers exactly.
 enum RegionListing {
     static let header = "id,shape,lat,lon,radius_m,half_width_m,vertices,state\n"
 
@@ -25,7 +28,8 @@ enum RegionListing {
             (kind, radius, halfWidth, vertices) = ("corridor", "", JSONText.fixed(width, decimals: 3), String(path.count))
         }
         let centre = region.center
-        return "\(CSVText.field(region.identifier)),\(kind),\(JSONText.fixed(centre.latitude, decimals: 7)),"
+        let identifier = CSVText.field(PrintableText.escaped(region.identifier))
+        return "\(identifier),\(kind),\(JSONText.fixed(centre.latitude, decimals: 7)),"
             + "\(JSONText.fixed(centre.longitude, decimals: 7)),\(radius),\(halfWidth),\(vertices),"
             + "\(state.rawValue)\n"
     }

@@ -10,15 +10,20 @@ struct TrackReplay {
     var track: [MapTrackPoint] = []
     /// Regions the monitor refused, with the reason (the fence readers validate first, so normally none).
     var failures: [(region: Region, error: RegionMonitorError)] = []
+    /// What the monitor's GNSS time guard dropped, adopted and held (see `RegionMonitor.timeStatistics`).
+    var timeStatistics = GNSSTimeStatistics()
 
     /// - Parameters:
     ///   - onRefusal: called, before any event, for each region the monitor refuses.
-    ///   - onEvent: called with each event as it happens (to print while replaying a long log).
+    ///   - onTime: called after each observation with the time guard's statistics (to warn as they change).
+    ///   - onEvents: called with each fix's events as they happen, once per fix that caused any (to print while
+    ///     replaying a long log, one write per fix).
     init(
         regions: [Region], observations: [Observation],
         configuration: MonitorConfiguration = MonitorConfiguration(),
         onRefusal: (Region, RegionMonitorError) -> Void = { _, _ in },
-        onEvent: (EventRecord) -> Void = { _ in }
+        onTime: ((GNSSTimeStatistics) -> Void)? = nil,
+        onEvents: ([EventRecord]) -> Void = { _ in }
     ) throws {
         var configuration = configuration
         configuration.capacity = max(1, regions.count)
@@ -33,18 +38,23 @@ struct TrackReplay {
         var inside = Set<String>()
         for observation in observations {
             monitor.process(observation)
-            for event in collector.takeEvents() {
-                let record = EventRecord(event)
+            let fixEvents = collector.takeEvents()
+            for event in fixEvents {
                 if event.state == .inside { inside.insert(event.regionIdentifier) } else {
                     inside.remove(event.regionIdentifier)
                 }
-                events.append(record)
-                onEvent(record)
             }
+            if !fixEvents.isEmpty {
+                let records = fixEvents.map(EventRecord.init)
+                events += records
+                onEvents(records)
+            }
+            onTime?(monitor.timeStatistics)
             if let fix = observation.fix {
                 track.append(MapTrackPoint(coordinate: fix.coordinate, time: fix.timestamp, inside: !inside.isEmpty))
             }
         }
+        timeStatistics = monitor.timeStatistics
         withExtendedLifetime(collector) {}
     }
 }

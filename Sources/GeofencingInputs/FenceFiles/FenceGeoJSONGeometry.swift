@@ -6,14 +6,16 @@ import Geofencing
 /// - `Polygon`: ring 0 the outer boundary, the others holes.
 /// - `MultiPolygon`: every ring of every part, in order, as the rings of one polygon region (inside by the even-odd
 ///   rule over all rings, so the parts must not overlap; an island in a lake is a part of its own).
+/// Both are checked against what they declare (`FenceRingStructure`: no ring of zero area, no rings that meet, each
+/// hole directly inside its own outer ring, no overlapping parts), so that the even-odd rule means what GeoJSON does.
 /// - `LineString` + `properties.half_width_m` (metres either side of the line), or `properties.width_m` (the full
 ///   width, as a road is described; the half-width is half of it; not both): a corridor.
 ///
 /// Positions are [longitude, latitude] (an altitude after them is ignored), each checked to ±180° / ±85°. A ring
 /// needs at least 4 positions (3 corners and the first again at the end, RFC 7946 3.1.6); a ring left open (last
 /// position not the first) is accepted and closed by repeating its first position, so that a region read from a file
-/// always has closed rings and writes back as the file gave it. A polygon's rings are ordered by parts
-/// (`FenceRingGrouping.canonical`): GeoJSON files already give them so; only rings that overlap may be reordered.
+/// always has closed rings and writes back as the file gave it. A polygon's rings stay in the file's order (parts,
+/// each its outer ring then its holes), which is the order `FenceRingGrouping` writes them back in.
 /// Errors name the member: `geometry.coordinates[1][3]` is ring 1, position 3 (0-based, as in the file).
 /// `properties.radius` of a Polygon or LineString feature, like any other property, is ignored.
 enum FenceGeoJSONGeometry {
@@ -30,20 +32,11 @@ enum FenceGeoJSONGeometry {
         switch geometry["type"]?.string {
         case "Point":
             return .circle(center: try point(coordinates, fail: fail), radius: try radius(properties, fail: fail))
-        case "Polygon":
-            let rings = try polygon(coordinates, member: "geometry.coordinates", fail: fail)
-            return .polygon(rings: FenceRingGrouping.canonical(rings))
-        case "MultiPolygon":
-            let parts = try array(coordinates, member: "geometry.coordinates", fail: fail,
-                                  what: "an array of polygons")
-            guard !parts.isEmpty else {
-                throw fail("geometry.coordinates", "is an empty array: a MultiPolygon needs at least one polygon")
-            }
-            var rings: [[Coordinate]] = []
-            for (index, part) in parts.enumerated() {
-                rings += try polygon(part, member: "geometry.coordinates[\(index)]", fail: fail)
-            }
-            return .polygon(rings: FenceRingGrouping.canonical(rings))
+        case "Polygon", "MultiPolygon":
+            let multi = geometry["type"]?.string == "MultiPolygon"
+            let polygons = multi ? try multiPolygon(coordinates, fail: fail)
+                : [try polygon(coordinates, member: "geometry.coordinates", fail: fail)]
+            return .polygon(rings: try FenceRingStructure.rings(polygons, multi: multi, fail: fail))
         case "LineString":
             let path = try positions(coordinates, member: "geometry.coordinates", fail: fail)
             guard path.count >= 2 else {
@@ -63,6 +56,19 @@ enum FenceGeoJSONGeometry {
     /// A Point's [longitude, latitude], range-checked.
     private static func point(_ json: FenceJSONValue?, fail: Fail) throws(FenceFileError) -> Coordinate {
         try position(json, member: "geometry.coordinates", fail: fail)
+    }
+
+    /// A MultiPolygon's polygons, each its rings.
+    private static func multiPolygon(_ json: FenceJSONValue?, fail: Fail) throws(FenceFileError) -> [[[Coordinate]]] {
+        let parts = try array(json, member: "geometry.coordinates", fail: fail, what: "an array of polygons")
+        guard !parts.isEmpty else {
+            throw fail("geometry.coordinates", "is an empty array: a MultiPolygon needs at least one polygon")
+        }
+        var polygons: [[[Coordinate]]] = []
+        for (index, part) in parts.enumerated() {
+            polygons.append(try polygon(part, member: "geometry.coordinates[\(index)]", fail: fail))
+        }
+        return polygons
     }
 
     /// A polygon's rings (member: the path of its array of rings).

@@ -12,11 +12,13 @@ import Geofencing
 ///
 /// Containment of ring i in ring j is decided on one vertex of i: the first that is not on j's boundary (rings of
 /// non-overlapping parts may share vertices and edges), by the even-odd rule in (longitude, latitude) as the core
-/// classifies. Cost: a bounding-box test per pair of rings, and a point-in-ring test (linear in j's vertices) for
+/// classifies. Cost: for a valid ring set (`RingSet`: what the reader and the monitor take), the core's nesting,
+/// O(V log V); otherwise a bounding-box test per pair of rings, and a point-in-ring test (linear in j's vertices) for
 /// pairs whose boxes overlap.
 enum FenceRingGrouping {
     /// The parts, as indices into `rings`: each part's first index is its outer ring, the others its holes.
     static func parts(_ rings: [[Coordinate]]) -> [[Int]] {
+        if let parents = try? RingSet.nesting(rings) { return parts(parents: parents) }
         let boxes = rings.map(Box.init)
         var containers: [[Int]] = Array(repeating: [], count: rings.count)
         for i in rings.indices {
@@ -43,6 +45,26 @@ enum FenceRingGrouping {
             }
         }
         return parts.sorted { $0[0] < $1[0] }
+    }
+
+    /// The parts of a valid ring set from the core's nesting (`RingSet`): O(V log V) however many rings. A ring at
+    /// even depth is an outer ring, one at odd depth a hole of its parent.
+    private static func parts(parents: [Int?]) -> [[Int]] {
+        var depth = [Int](repeating: -1, count: parents.count)
+        func depthOf(_ ring: Int) -> Int {
+            if depth[ring] < 0 { depth[ring] = parents[ring].map { depthOf($0) + 1 } ?? 0 }
+            return depth[ring]
+        }
+        var parts: [[Int]] = []
+        var partOfShell: [Int: Int] = [:]
+        for ring in parents.indices where depthOf(ring) % 2 == 0 {
+            partOfShell[ring] = parts.count
+            parts.append([ring])
+        }
+        for ring in parents.indices where depthOf(ring) % 2 == 1 {
+            if let parent = parents[ring], let part = partOfShell[parent] { parts[part].append(ring) }
+        }
+        return parts
     }
 
     /// The rings in the order of `parts`: the order a MultiPolygon written from them reads back in.

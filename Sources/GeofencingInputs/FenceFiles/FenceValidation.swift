@@ -25,6 +25,12 @@ enum FenceValidation {
             throw FenceFieldProblem(
                 message: "the identifier is \(length) bytes long, more than the \(maximumIdentifierBytes) allowed")
         }
+        if let offset = identifier.utf8.firstIndex(of: 0) {
+            // Sinks pass identifiers as C strings (GEOFENCE_REGION, arguments), which end at a NUL.
+            let position = identifier.utf8.distance(from: identifier.utf8.startIndex, to: offset)
+            throw FenceFieldProblem(message: "the identifier contains U+0000 (NUL) at byte \(position), which no "
+                + "identifier may")
+        }
         if identifier.allSatisfy(\.isWhitespace) {
             throw FenceFieldProblem(message: identifier.isEmpty ? "the identifier is empty" : "the identifier is blank")
         }

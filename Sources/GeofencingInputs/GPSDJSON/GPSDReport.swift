@@ -34,7 +34,8 @@ struct GPSDReport: Decodable {
         if let text = try? container.decodeIfPresent(String.self, forKey: .time) {
             guard let time = ISO8601Timestamp.parse(text) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .time, in: container, debugDescription: "\(InputText.doubleQuoted(text)) is not an ISO 8601 time")
+                    forKey: .time, in: container,
+                    debugDescription: "\(InputText.doubleQuoted(text)) is not an ISO 8601 time")
             }
             self.time = time
         } else if let seconds = try container.decodeIfPresent(Double.self, forKey: .time) {
@@ -57,10 +58,12 @@ struct GPSDReport: Decodable {
         return value
     }
 
-    /// What this TPV says: a fix (mode 2 or 3 with a position), no fix (mode 0 or 1), or nothing usable (no time,
-    /// or a fix mode without a position).
+    /// What this TPV says: a fix (mode 2 or 3 with a position), no fix (mode 0 or 1, or none), or nothing usable
+    /// (no time or one before the GPS epoch 1980-01-06, a mode outside 0 ... 3, or a fix mode without a position),
+    /// as `GPSDSource` reads a live gpsd's.
     var observation: Observation? {
-        guard let time else { return nil }
+        guard let time, time.timeIntervalSince1970 >= 315_964_800 else { return nil }
+        if let mode, !(0...3).contains(mode) { return nil }
         guard let mode, mode >= 2 else { return .noFix(time) }
         guard let lat, let lon, case let coordinate = Coordinate(latitude: lat, longitude: lon), coordinate.isValid
         else { return nil }

@@ -30,7 +30,8 @@ extension NMEASentence {
         return value
     }
 
-    /// `hhmmss` or `hhmmss.sss` as nanoseconds since midnight.
+    /// `hhmmss` or `hhmmss.sss` as nanoseconds since midnight; the leap second `235960.sss` as 86_400 s and more
+    /// (`CivilCalendar.date` maps it into the last millisecond of the day). Second 60 at another time is refused.
     func timeOfDay(_ number: Int) throws(NMEAFieldError) -> Int64? {
         let text = self[field: number]
         if text.isEmpty { return nil }
@@ -40,7 +41,7 @@ extension NMEASentence {
                   || (digits.count > 7 && digits[6] == UInt8(ascii: ".") && digits[7...].allSatisfy(Self.isDigit))
         else { throw NMEAFieldError(field: number, "time", text, "is not hhmmss.ss") }
         let hours = Self.value(digits[0..<2]), minutes = Self.value(digits[2..<4]), seconds = Self.value(digits[4..<6])
-        guard hours < 24, minutes < 60, seconds <= 60 else {      // 60: a leap second
+        guard hours < 24, minutes < 60, seconds < 60 || (seconds == 60 && hours == 23 && minutes == 59) else {
             throw NMEAFieldError(field: number, "time", text, "is not a time of day")
         }
         var nanoseconds: Int64 = 0

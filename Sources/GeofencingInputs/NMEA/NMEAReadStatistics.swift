@@ -24,6 +24,9 @@ public struct NMEAReadStatistics: Sendable, Hashable {
     public var noFixes = 0
     /// Observations whose day came from `NMEAReaderConfiguration.referenceDate` because the log gave no date.
     public var referenceDatedObservations = 0
+    /// Observations in a leap second (time of day 23:59:60.f), dated 23:59:59.999 + f/1000 s so that time stays
+    /// monotonic (POSIX time has no name for 23:59:60).
+    public var leapSecondObservations = 0
     /// The first bad lines (see `NMEAReaderConfiguration.maximumRecordedProblems`), with line number and reason.
     public var problems: [TrackReadError] = []
 

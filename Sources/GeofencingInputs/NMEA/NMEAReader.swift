@@ -185,6 +185,7 @@ public struct NMEAReader: Sendable {
         let observation = epoch.observation(at: CivilCalendar.date(day: day, nanosecondsIntoDay: epoch.timeOfDay))
         if observation.fix != nil { statistics.fixes += 1 } else { statistics.noFixes += 1 }
         if datedFromReference { statistics.referenceDatedObservations += 1 }
+        if CivilCalendar.isLeapSecond(nanosecondsIntoDay: epoch.timeOfDay) { statistics.leapSecondObservations += 1 }
         output.append(observation)
     }
 

@@ -34,10 +34,25 @@ enum CivilCalendar {
     }
 
     /// The instant `day` days after 1970-01-01 plus `nanosecondsIntoDay`, as a `Date`.
+    ///
+    /// A time of day in 86_400 ... 86_401 s is the leap second 23:59:60.f, which `Date` (POSIX time) cannot name.
+    /// It is squeezed into the last millisecond of 23:59:59: 23:59:60.f is 23:59:59.999 + f/1000 s. So time stays
+    /// monotonic (the leap second's epochs keep their order, after every earlier epoch of the day unless one falls
+    /// in its last millisecond, and before midnight, where the next epoch is), and no epoch of the leap second
+    /// lands on a time that a later epoch has too. Error: at most 1 s against the true instant, as any POSIX time.
     static func date(day: Int, nanosecondsIntoDay: Int64) -> Date {
+        let nanosecondsIntoDay = isLeapSecond(nanosecondsIntoDay: nanosecondsIntoDay)
+            ? Int64(secondsPerDay) * 1_000_000_000 - 1_000_000 + (nanosecondsIntoDay % 1_000_000_000) / 1000
+            : nanosecondsIntoDay
         let whole = Int64(day) * Int64(secondsPerDay) + nanosecondsIntoDay / 1_000_000_000
         let fraction = Double(nanosecondsIntoDay % 1_000_000_000) / 1e9
         return Date(timeIntervalSince1970: Double(whole) + fraction)
+    }
+
+    /// Whether a time of day lies in a leap second (23:59:60.f, written as 86_400 s + f).
+    static func isLeapSecond(nanosecondsIntoDay: Int64) -> Bool {
+        nanosecondsIntoDay >= Int64(secondsPerDay) * 1_000_000_000
+            && nanosecondsIntoDay < Int64(secondsPerDay + 1) * 1_000_000_000
     }
 
     /// The day (since 1970-01-01) on which `date` falls, in UTC.

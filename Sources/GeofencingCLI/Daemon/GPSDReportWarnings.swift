@@ -1,0 +1,28 @@
+import GeofencingGPSD
+
+/// Tells the log (standard error), once per kind, that gpsd sent TPV reports the reader did not pass on: without a
+/// usable time, or with a position or mode out of range. Later ones are only counted (`GPSDSource.statistics`).
+/// Checked as observations arrive, so reports of these kinds are logged by the next good observation.
+struct GPSDReportWarnings {
+    /// Names gpsd in each line ("gpsd localhost:2947").
+    let source: String
+    private var warnedUntimed = false
+    private var warnedInvalid = false
+
+    init(source: String) {
+        self.source = source
+    }
+
+    mutating func check(_ statistics: GPSDStatistics) {
+        if statistics.untimedReports > 0 && !warnedUntimed {
+            warnedUntimed = true
+            Console.error("geofence run: warning: \(source): a TPV report without a usable time (none, unreadable, "
+                + "or before 1980-01-06) was not used (further ones are counted, not logged)")
+        }
+        if statistics.invalidReports > 0 && !warnedInvalid {
+            warnedInvalid = true
+            Console.error("geofence run: warning: \(source): a TPV report with a position or mode out of range was "
+                + "not used (further ones are counted, not logged)")
+        }
+    }
+}
