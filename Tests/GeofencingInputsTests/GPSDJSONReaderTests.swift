@@ -66,6 +66,51 @@ struct GPSDJSONReaderTests {
         #expect(log.statistics.problems.map(\.line) == [4, 5, 6, 7, 8])
     }
 
+    /// gpsd JSON is read as JSON is read, whatever the white space: spaces after the colons and commas (as Python's
+    /// json.dumps and hand-written logs have them), and reports pretty-printed over several lines (gpsd's
+    /// `"pretty":true` watch, jq), also through the format detection of a track file.
+    @Test func reportsWithAnyWhiteSpaceReadAlike() throws {
+        let compact = [
+            #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#,
+            #"{"class":"TPV","mode":3,"time":"2024-05-01T10:00:01.000Z","lat":52.5,"lon":13.4,"eph":5.0}"#,
+            #"{"class":"TPV","mode":3,"time":"2024-05-01T10:00:02.000Z","lat":52.5001,"lon":13.4,"eph":5.0}"#,
+        ]
+        let spaced = compact.map { $0.replacingOccurrences(of: "\":", with: "\": ")
+            .replacingOccurrences(of: ",\"", with: ", \"") }
+        let pretty = compact.map { line in
+            "{\n" + line.dropFirst().dropLast().replacingOccurrences(of: ",\"", with: ",\n    \"")
+                .replacingOccurrences(of: "\":", with: "\": ")
+                .split(separator: "\n").map { $0.hasPrefix(" ") ? String($0) : "    " + $0 }.joined(separator: "\n")
+                + "\n}"
+        }
+        let expected = read(compact)
+        #expect(expected.observations.count == 2)
+        for variant in [spaced, pretty] {
+            let log = read(variant)
+            #expect(log.observations == expected.observations, "\(variant)")
+            #expect(log.statistics.badLines == 0)
+            #expect(log.statistics.usedReports == 2 && log.statistics.otherReports == 1)
+            #expect(log.statistics.lines == log.statistics.continuationLines + 3)
+            let track = try TrackFile.read(data: Data(variant.joined(separator: "\n").utf8), source: "t.json")
+            #expect(track.format == .gpsdJSON)
+            #expect(track.observations == expected.observations)
+        }
+    }
+
+    /// A report left open is cut off by the next line that cannot continue it: counted bad at the line where it
+    /// began, and the next report is read.
+    @Test func aCutOffPrettyReportIsBadAtItsFirstLine() {
+        let log = read([
+            "{",
+            #"    "class": "TPV","#,
+            #"    "mode": 3,"#,
+            #"{"class":"TPV","mode":3,"time":"2024-05-01T10:00:01Z","lat":1,"lon":2}"#,
+        ])
+        #expect(log.statistics.badLines == 1)
+        #expect(log.statistics.problems.map(\.line) == [1])
+        #expect(log.observations.count == 1)
+    }
+
     @Test func olderProtocolsWithNumericTimesReadToo() {
         let log = read([#"{"class":"TPV","mode":2,"time":1272213100.0,"lat":1,"lon":2}"#])
         #expect(log.observations.first?.time == Date(timeIntervalSince1970: 1_272_213_100))

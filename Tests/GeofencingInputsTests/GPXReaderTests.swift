@@ -105,3 +105,33 @@ struct GPXReaderTests {
         #expect(throws: TrackReadError(source: "test.gpx", message: "no <gpx> element")) { try read("") }
     }
 }
+
+/// An element with a runaway number of attributes is refused before XMLParser sees it (libxml2's duplicate check is
+/// quadratic in an element's attributes); up to the limit, attributes are read past as before.
+@Suite("GPX attribute limit")
+struct GPXAttributeLimitTests {
+    private func point(attributes: Int) -> Data {
+        var text = "<gpx version=\"1.1\">\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\""
+        for index in 0..<attributes { text += " a\(index)='\(index)'" }
+        text += "><time>2024-05-01T10:00:00Z</time></trkpt></trkseg></trk></gpx>\n"
+        return Data(text.utf8)
+    }
+
+    @Test func manyAttributesOnOnePointAreRefusedWithTheLine() {
+        let limit = 256
+        #expect(throws: TrackReadError(source: "t.gpx", line: 3, message: "the element <trkpt> has more than \(limit) "
+            + "attributes (a GPX element has a handful)")) {
+            try GPXReader.read(data: point(attributes: 20_000), source: "t.gpx")
+        }
+        // lat and lon count too: 256 more attributes make 258, refused through TrackFile as well.
+        #expect(throws: TrackReadError.self) { try TrackFile.read(data: point(attributes: limit), source: "t.gpx") }
+    }
+
+    @Test func attributesUpToTheLimitAndLookalikesInCommentsRead() throws {
+        #expect(try GPXReader.read(data: point(attributes: 254), source: "t.gpx").observations.count == 1)
+        let equalsInText = "<gpx><!-- " + String(repeating: "a=1 ", count: 1_000) + "--><![CDATA["
+            + String(repeating: "b=2 ", count: 1_000) + "]]><trk><trkseg><trkpt lat=\"1\" lon=\"2\" x=\""
+            + String(repeating: "=", count: 1_000) + "\"><time>2024-05-01T10:00:00Z</time></trkpt></trkseg></trk></gpx>"
+        #expect(try GPXReader.read(data: Data(equalsInText.utf8), source: "t.gpx").observations.count == 1)
+    }
+}

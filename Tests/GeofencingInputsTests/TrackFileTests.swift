@@ -85,7 +85,7 @@ struct TrackFileTests {
         #expect(try message(reading: Data("<kml xmlns=\"http://www.opengis.net/kml/2.2\"></kml>".utf8))
             == "looks like XML with root element <kml>, not GPX")
         #expect(try message(reading: Data(#"{"type":"FeatureCollection","features":[]}"#.utf8))
-            == #"looks like JSON without gpsd reports (no "class" member; GeoJSON?), first line "{"type":"FeatureCollection","features":[]}""#)
+            == #"looks like JSON without gpsd reports (no "class" member; GeoJSON?), first line "{"type":"FeatureCollection","features":[…""#)
         #expect(try message(reading: Data("stop_id,stop_name,stop_lat,stop_lon\n1,Home, -27.5, 153.1\n".utf8))
             == #"is text without NMEA sentences (none with a valid checksum), GPX or gpsd JSON reports; first line "stop_id,stop_name,stop_lat,stop_lon""#)
         #expect(try message(reading: Data("$GPRMC,222437.000,A,2734.33926,S*00\n".utf8))?

@@ -1,5 +1,6 @@
-// libFuzzer entry for the gpsd JSON reader: any bytes read without a crash, every line counted exactly once, every
-// observation counted, every fix valid; and reading the same bytes in two chunks gives the same log.
+// libFuzzer entry for the gpsd JSON reader: any bytes read without a crash, every line counted exactly once (the
+// later lines of a report over several as continuation lines), every observation counted, every fix valid; and reading
+// the same bytes in two chunks gives the same log.
 import Foundation
 import Geofencing
 import GeofencingInputs
@@ -9,8 +10,8 @@ public func fuzzGPSDJSON(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = FuzzChecks.data(bytes, count)
     let log = FuzzChecks.timed("gpsd-json", byteCount: count) { GPSDJSONReader.read(data: data, source: "fuzz.json") }
     let statistics = log.statistics
-    let counted = statistics.ignoredLines + statistics.badLines + statistics.otherReports + statistics.unusableReports
-        + statistics.usedReports
+    let counted = statistics.ignoredLines + statistics.continuationLines + statistics.badLines
+        + statistics.otherReports + statistics.unusableReports + statistics.usedReports
     if counted != statistics.lines { FuzzChecks.fail("gpsd-json", "\(statistics.lines) lines but \(counted) counted") }
     if statistics.fixes + statistics.noFixes != log.observations.count {
         FuzzChecks.fail("gpsd-json", "\(log.observations.count) observations but \(statistics.fixes) fixes + "

@@ -10,6 +10,7 @@ import Geofencing
 /// try FenceFile.geojson(fences.regions).write(toFile: "fences.geojson", atomically: true, encoding: .utf8)
 /// ```
 ///
+/// Fence files are UTF-8; UTF-16 and UTF-32 text is refused with or without a byte order mark (`WideTextEncoding`).
 /// The format is recognised by content, never by the extension: after an optional UTF-8 byte order mark and blanks,
 /// `{` or `[` starts JSON, which must be a GeoJSON FeatureCollection; anything else is a table whose header decides
 /// (see `FenceFileFormat`). A file is read whole or not at all: the first invalid record or feature makes the read
@@ -50,6 +51,9 @@ public enum FenceFile {
     ) throws(FenceFileError) -> FenceFileContents {
         let result: Result<FenceFileContents, FenceFileError> = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
+            if let wide = WideTextEncoding.detect(bytes) {
+                return .failure(FenceFileError(file: name, message: wide.refusal("fence files")))
+            }
             let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             let first = bytes[start...].firstIndex { !isWhitespace($0) }
             do throws(FenceFileError) {
@@ -57,7 +61,7 @@ public enum FenceFile {
                     return .success(emptyContents(format: .csv, file: name, message: "no fences: the file is empty"))
                 }
                 if bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "[") {
-                    return .success(try FenceGeoJSONReader.read(data, file: name, datum: datum))
+                    return .success(try FenceGeoJSONReader.read(bytes, from: start, file: name, datum: datum))
                 }
                 return .success(try FenceTableReader.read(bytes, from: start, file: name, defaultRadius: defaultRadius,
                                                           datum: datum))

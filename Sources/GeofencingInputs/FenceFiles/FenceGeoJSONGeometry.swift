@@ -21,19 +21,19 @@ import Geofencing
 enum FenceGeoJSONGeometry {
     typealias Fail = (String?, String) -> FenceFileError
 
-    static func shape(_ json: Any?, properties: [String: Any], fail: Fail) throws(FenceFileError) -> RegionShape {
-        guard let geometry = json as? [String: Any] else {
-            guard let json, !JSONValue.isNull(json) else {
+    static func shape(_ json: FenceJSONValue?, properties: FenceJSONObject, fail: Fail) throws(FenceFileError) -> RegionShape {
+        guard let geometry = json?.object else {
+            guard let json, !json.isNull else {
                 throw fail("geometry", "missing: a fence needs a geometry (Point, Polygon, MultiPolygon or LineString)")
             }
-            throw fail("geometry", "is \(JSONValue.kind(json)), not a geometry object")
+            throw fail("geometry", "is \(json.kind), not a geometry object")
         }
         let coordinates = geometry["coordinates"]
-        switch geometry["type"] as? String {
+        switch geometry["type"]?.string {
         case "Point":
             return .circle(center: try point(coordinates, fail: fail), radius: try radius(properties, fail: fail))
         case "Polygon", "MultiPolygon":
-            let multi = geometry["type"] as? String == "MultiPolygon"
+            let multi = geometry["type"]?.string == "MultiPolygon"
             let polygons = multi ? try multiPolygon(coordinates, fail: fail)
                 : [try polygon(coordinates, member: "geometry.coordinates", fail: fail)]
             return .polygon(rings: try FenceRingStructure.rings(polygons, multi: multi, fail: fail))
@@ -47,19 +47,19 @@ enum FenceGeoJSONGeometry {
             throw fail("geometry.type", "\(type) geometries are not read: give each part as a feature of its own "
                 + "(Point with properties.radius, Polygon, MultiPolygon, or LineString with properties.half_width_m)")
         default:
-            throw fail("geometry.type", "is \(JSONValue.describe(geometry["type"])), not a GeoJSON geometry type")
+            throw fail("geometry.type", "is \(FenceJSONValue.describe(geometry["type"])), not a GeoJSON geometry type")
         }
     }
 
     // MARK: - Coordinates
 
     /// A Point's [longitude, latitude], range-checked.
-    private static func point(_ json: Any?, fail: Fail) throws(FenceFileError) -> Coordinate {
+    private static func point(_ json: FenceJSONValue?, fail: Fail) throws(FenceFileError) -> Coordinate {
         try position(json, member: "geometry.coordinates", fail: fail)
     }
 
     /// A MultiPolygon's polygons, each its rings.
-    private static func multiPolygon(_ json: Any?, fail: Fail) throws(FenceFileError) -> [[[Coordinate]]] {
+    private static func multiPolygon(_ json: FenceJSONValue?, fail: Fail) throws(FenceFileError) -> [[[Coordinate]]] {
         let parts = try array(json, member: "geometry.coordinates", fail: fail, what: "an array of polygons")
         guard !parts.isEmpty else {
             throw fail("geometry.coordinates", "is an empty array: a MultiPolygon needs at least one polygon")
@@ -72,7 +72,7 @@ enum FenceGeoJSONGeometry {
     }
 
     /// A polygon's rings (member: the path of its array of rings).
-    private static func polygon(_ json: Any?, member: String, fail: Fail) throws(FenceFileError) -> [[Coordinate]] {
+    private static func polygon(_ json: FenceJSONValue?, member: String, fail: Fail) throws(FenceFileError) -> [[Coordinate]] {
         let rings = try array(json, member: member, fail: fail, what: "an array of rings")
         guard !rings.isEmpty else { throw fail(member, "is an empty array: a polygon needs at least its outer ring") }
         var result: [[Coordinate]] = []
@@ -92,7 +92,7 @@ enum FenceGeoJSONGeometry {
     }
 
     /// An array of positions (a ring or a line).
-    private static func positions(_ json: Any?, member: String, fail: Fail) throws(FenceFileError) -> [Coordinate] {
+    private static func positions(_ json: FenceJSONValue?, member: String, fail: Fail) throws(FenceFileError) -> [Coordinate] {
         let items = try array(json, member: member, fail: fail, what: "an array of [longitude, latitude] positions")
         var positions: [Coordinate] = []
         positions.reserveCapacity(items.count)
@@ -103,11 +103,11 @@ enum FenceGeoJSONGeometry {
     }
 
     /// One [longitude, latitude] (an altitude after them is ignored), range-checked.
-    private static func position(_ json: Any?, member: String, fail: Fail) throws(FenceFileError) -> Coordinate {
-        guard let pair = json as? [Any], (2...3).contains(pair.count),
-              let longitude = JSONValue.number(pair[0]), let latitude = JSONValue.number(pair[1])
+    private static func position(_ json: FenceJSONValue?, member: String, fail: Fail) throws(FenceFileError) -> Coordinate {
+        guard let pair = json?.array, (2...3).contains(pair.count),
+              let longitude = pair[0].number, let latitude = pair[1].number
         else {
-            throw fail(member, "is \(JSONValue.describe(json)), not a [longitude, latitude] pair in degrees")
+            throw fail(member, "is \(FenceJSONValue.describe(json)), not a [longitude, latitude] pair in degrees")
         }
         do {
             try FenceValidation.longitude(longitude)
@@ -118,29 +118,31 @@ enum FenceGeoJSONGeometry {
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
-    private static func array(_ json: Any?, member: String, fail: Fail, what: String) throws(FenceFileError) -> [Any] {
-        guard let items = json as? [Any] else { throw fail(member, "is \(JSONValue.describe(json)), not \(what)") }
+    private static func array(
+        _ json: FenceJSONValue?, member: String, fail: Fail, what: String
+    ) throws(FenceFileError) -> [FenceJSONValue] {
+        guard let items = json?.array else { throw fail(member, "is \(FenceJSONValue.describe(json)), not \(what)") }
         return items
     }
 
     // MARK: - Sizes
 
     /// A circle's radius: `properties.radius` wins over `properties.radius_m` when both are given.
-    private static func radius(_ properties: [String: Any], fail: Fail) throws(FenceFileError) -> Double {
+    private static func radius(_ properties: FenceJSONObject, fail: Fail) throws(FenceFileError) -> Double {
         guard let (key, value) = property(["radius", "radius_m"], in: properties) else {
             throw fail("properties.radius", "missing: a Point fence needs its radius in metres "
                 + "(properties.radius or properties.radius_m)")
         }
         let field = "properties." + key
-        guard let radius = JSONValue.number(value) else {
-            throw fail(field, "is \(JSONValue.describe(value)), not a number of metres")
+        guard let radius = value.number else {
+            throw fail(field, "is \(FenceJSONValue.describe(value)), not a number of metres")
         }
         do { try FenceValidation.radius(radius) } catch { throw fail(field, error.message) }
         return radius
     }
 
     /// A corridor's half-width: `properties.half_width_m`, or half of `properties.width_m`.
-    private static func halfWidth(_ properties: [String: Any], fail: Fail) throws(FenceFileError) -> Double {
+    private static func halfWidth(_ properties: FenceJSONObject, fail: Fail) throws(FenceFileError) -> Double {
         let half = property(["half_width_m"], in: properties)
         let full = property(["width_m"], in: properties)
         if half != nil, full != nil {
@@ -153,8 +155,8 @@ enum FenceGeoJSONGeometry {
                 + "width)")
         }
         let field = "properties." + key
-        guard let number = JSONValue.number(value) else {
-            throw fail(field, "is \(JSONValue.describe(value)), not a number of metres")
+        guard let number = value.number else {
+            throw fail(field, "is \(FenceJSONValue.describe(value)), not a number of metres")
         }
         let halfWidth = key == "width_m" ? number / 2 : number
         do {
@@ -167,9 +169,11 @@ enum FenceGeoJSONGeometry {
     }
 
     /// The first of `keys` present and not null in `properties`.
-    private static func property(_ keys: [String], in properties: [String: Any]) -> (key: String, value: Any)? {
+    private static func property(
+        _ keys: [String], in properties: FenceJSONObject
+    ) -> (key: String, value: FenceJSONValue)? {
         for key in keys {
-            if let value = properties[key], !JSONValue.isNull(value) { return (key, value) }
+            if let value = properties[key], !value.isNull { return (key, value) }
         }
         return nil
     }

@@ -1,4 +1,3 @@
-import Foundation
 import Geofencing
 
 /// Reads a GeoJSON FeatureCollection (RFC 7946) of fences: Point features (circles), Polygon and MultiPolygon
@@ -13,41 +12,109 @@ import Geofencing
 /// refused. Every coordinate of the shape is converted from the datum; a polygon or corridor is then checked as the
 /// monitor checks it (`RegionIndex`), so a file that reads also monitors. Errors name the feature by its 1-based
 /// position and its identifier, and the member at fault.
+///
+/// The document is read in two passes over its bytes (`FenceJSONScanner`): the first checks the JSON syntax of all of
+/// it, building nothing, and finds the top level's `"type"` and `"features"` (the last of each when a key is given
+/// twice); the second builds one feature's tree at a time and turns it into a region before reading the next. Memory
+/// is the file's bytes, the regions and the largest feature's tree, whatever the number of features; a syntax error
+/// anywhere is reported before any error in a feature, and the type before the features, as a parser of the whole
+/// document would.
 enum FenceGeoJSONReader {
-    static func read(_ data: Data, file: String, datum: Datum) throws(FenceFileError) -> FenceFileContents {
-        let json: Any
-        do {
-            json = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw FenceJSONSyntax.error(error, in: data, file: file)
+    /// Reads the FeatureCollection in `bytes` from `start` (after any byte order mark); the caller has made sure that
+    /// the first byte other than white space is `{` or `[`.
+    static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, file: String, datum: Datum
+    ) throws(FenceFileError) -> FenceFileContents {
+        /// Syntax errors (none in the second pass, after the first has checked the whole document) name the line.
+        func syntax<T>(_ step: () throws(FenceJSONSyntaxError) -> T) throws(FenceFileError) -> T {
+            do { return try step() } catch { throw FenceJSONSyntax.error(error, in: bytes, file: file) }
         }
-        guard let collection = json as? [String: Any] else {
+        typealias Step = FenceJSONSyntaxError
+
+        let outline = try syntax { () throws(Step) in try Outline(bytes, from: start) }
+        guard outline.isObject else {
             throw FenceFile.unrecognisedFormat(file: file, detail: "a JSON array, not a GeoJSON FeatureCollection")
         }
-        guard let type = collection["type"] as? String, type == "FeatureCollection" else {
-            let found = (collection["type"] as? String).map { "its \"type\" is \(FenceText.quotedValue($0))" }
-                ?? "it has no \"type\""
+        guard outline.type == "FeatureCollection" else {
+            let found = outline.type.map { "its \"type\" is \(FenceText.quotedValue($0))" } ?? "it has no \"type\""
             throw FenceFile.unrecognisedFormat(file: file,
                                                detail: "JSON, but not a GeoJSON FeatureCollection: \(found)")
         }
-        guard let features = collection["features"] as? [Any] else {
+        guard let features = outline.features else {
             throw FenceFileError(file: file, field: "features",
                                  message: "a FeatureCollection needs an array of features")
         }
         var collector = FenceRegionCollector(file: file, expectedCount: features.count)
-        for (index, feature) in features.enumerated() {
-            collector.add(try region(feature, number: index + 1, file: file, datum: datum), from: .feature(index + 1))
-        }
-        if features.isEmpty {
+        var scanner = FenceJSONScanner(bytes: bytes, start: start)
+        scanner.move(to: features.offset)
+        if try syntax({ () throws(Step) in try scanner.open(UInt8(ascii: "]")) }) {
+            var number = 0
+            repeat {
+                number += 1
+                let feature = try syntax { () throws(Step) in try scanner.value() }
+                collector.add(try region(feature, number: number, file: file, datum: datum), from: .feature(number))
+            } while try syntax({ () throws(Step) in try scanner.continues(until: UInt8(ascii: "]")) })
+        } else {
             collector.warn(FenceFileWarning(file: file, message: "no fences: the FeatureCollection has no features"))
         }
         return FenceFileContents(format: .geojson, regions: collector.regions, warnings: collector.warnings)
     }
 
+    /// The first pass: the whole document checked, and what its top level holds.
+    private struct Outline {
+        /// The document is an object (else an array: the caller sees to it that it is one of them).
+        var isObject = false
+        /// The top-level `"type"` when it is a string.
+        var type: String?
+        /// The top-level `"features"` when it is an array: where it starts and how many elements it has.
+        var features: (offset: Int, count: Int)?
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(FenceJSONSyntaxError) {
+            var scanner = FenceJSONScanner(bytes: bytes, start: start)
+            guard try scanner.peek() == UInt8(ascii: "{") else {
+                try scanner.skipValue()
+                try scanner.finish()
+                return
+            }
+            isObject = true
+            if try scanner.open(UInt8(ascii: "}")) {
+                repeat {
+                    switch try scanner.key() {
+                    case "type":
+                        type = nil
+                        if try scanner.peek() == UInt8(ascii: "\"") { type = try scanner.value().string } else {
+                            try scanner.skipValue()
+                        }
+                    case "features":
+                        features = nil
+                        guard try scanner.peek() == UInt8(ascii: "[") else {
+                            try scanner.skipValue()
+                            continue
+                        }
+                        let offset = scanner.position
+                        var count = 0
+                        if try scanner.open(UInt8(ascii: "]")) {
+                            repeat {
+                                try scanner.skipValue()
+                                count += 1
+                            } while try scanner.continues(until: UInt8(ascii: "]"))
+                            scanner.closed()
+                        }
+                        features = (offset, count)
+                    default:
+                        try scanner.skipValue()
+                    }
+                } while try scanner.continues(until: UInt8(ascii: "}"))
+                scanner.closed()
+            }
+            try scanner.finish()
+        }
+    }
+
     // MARK: - One feature
 
     private static func region(
-        _ json: Any, number: Int, file: String, datum: Datum
+        _ json: FenceJSONValue, number: Int, file: String, datum: Datum
     ) throws(FenceFileError) -> Region {
         var identifier: String?
         func fail(_ field: String?, _ message: String) -> FenceFileError {
@@ -57,26 +124,26 @@ enum FenceGeoJSONReader {
             do { try validate() } catch { throw fail(field, error.message) }
         }
 
-        guard let feature = json as? [String: Any] else {
-            throw fail(nil, "is \(JSONValue.kind(json)), not a GeoJSON Feature object")
+        guard let feature = json.object else {
+            throw fail(nil, "is \(json.kind), not a GeoJSON Feature object")
         }
-        var properties: [String: Any] = [:]
-        if let object = feature["properties"] as? [String: Any] {
+        var properties = FenceJSONObject()
+        if let object = feature["properties"]?.object {
             properties = object
-        } else if let other = feature["properties"], !JSONValue.isNull(other) {
-            throw fail("properties", "is \(JSONValue.kind(other)), not an object")
+        } else if let other = feature["properties"], !other.isNull {
+            throw fail("properties", "is \(other.kind), not an object")
         }
         for (field, value) in [("id", feature["id"]), ("properties.id", properties["id"]),
                                ("properties.name", properties["name"])] {
-            guard identifier == nil, let value, !JSONValue.isNull(value) else { continue }
-            guard let text = JSONValue.identifier(value) else {
-                throw fail(field, "is \(JSONValue.kind(value)); an identifier is a string or a number")
+            guard identifier == nil, let value, !value.isNull else { continue }
+            guard let text = value.identifier else {
+                throw fail(field, "is \(value.kind); an identifier is a string or a number")
             }
             identifier = text
             try check(field) { () throws(FenceFieldProblem) in try FenceValidation.identifier(text) }
         }
-        guard feature["type"] as? String == "Feature" else {
-            throw fail("type", "is \(JSONValue.describe(feature["type"])), not \"Feature\"")
+        guard feature["type"]?.string == "Feature" else {
+            throw fail("type", "is \(FenceJSONValue.describe(feature["type"])), not \"Feature\"")
         }
         guard let identifier else {
             throw fail("id", "missing: a fence needs an identifier (the feature's \"id\", properties.id or "
@@ -85,9 +152,9 @@ enum FenceGeoJSONReader {
 
         let written = try FenceGeoJSONGeometry.shape(feature["geometry"], properties: properties, fail: fail)
         var featureDatum = datum
-        if let value = properties["datum"], !JSONValue.isNull(value) {
-            guard let name = value as? String else {
-                throw fail("properties.datum", "is \(JSONValue.describe(value)), not a string naming a datum")
+        if let value = properties["datum"], !value.isNull {
+            guard let name = value.string else {
+                throw fail("properties.datum", "is \(FenceJSONValue.describe(value)), not a string naming a datum")
             }
             try check("properties.datum") { () throws(FenceFieldProblem) in
                 featureDatum = try FenceValidation.datum(name)
@@ -112,16 +179,16 @@ enum FenceGeoJSONReader {
             }
         }
         for (key, keyPath) in [("notify_on_entry", \Region.notifyOnEntry), ("notify_on_exit", \.notifyOnExit)] {
-            guard let value = properties[key], !JSONValue.isNull(value) else { continue }
-            guard let flag = JSONValue.boolean(value) else {
-                throw fail("properties.\(key)", "is \(JSONValue.describe(value)), not true or false")
+            guard let value = properties[key], !value.isNull else { continue }
+            guard let flag = value.boolean else {
+                throw fail("properties.\(key)", "is \(FenceJSONValue.describe(value)), not true or false")
             }
             region[keyPath: keyPath] = flag
         }
         for (key, unit, keyPath) in [("dwell_s", "s", \Region.dwellTime), ("hysteresis_m", "m", \.hysteresis)] {
-            guard let value = properties[key], !JSONValue.isNull(value) else { continue }
-            guard let number = JSONValue.number(value) else {
-                throw fail("properties.\(key)", "is \(JSONValue.describe(value)), not a number")
+            guard let value = properties[key], !value.isNull else { continue }
+            guard let number = value.number else {
+                throw fail("properties.\(key)", "is \(FenceJSONValue.describe(value)), not a number")
             }
             try check("properties.\(key)") { () throws(FenceFieldProblem) in
                 try FenceValidation.nonNegative(number, unit: unit)
@@ -129,64 +196,5 @@ enum FenceGeoJSONReader {
             region[keyPath: keyPath] = number
         }
         return region
-    }
-}
-
-/// What JSONSerialization returns, taken apart strictly and cheaply.
-///
-/// swift-corelibs-foundation (Swift 6.3) gives String, [Any], [String: Any], NSNull, and NSNumber for numbers and
-/// booleans alike (a boolean is an NSNumber of C type `char`). A number written with more than 17 characters comes as
-/// an NSDecimalNumber whose `doubleValue` is not correctly rounded: 45 % of random doubles came back 1 to 6 ulps off
-/// (measured); its exact decimal text converted by `Double(_:)` gives them all back bit for bit, so exported regions
-/// re-import equal. Types are tested on the metatype: `value is NSNull` or `as? NSNumber` on a Swift dictionary or
-/// string first bridges it to an Objective-C object, which took most of the reading time.
-enum JSONValue {
-    static func isNull(_ json: Any) -> Bool {
-        type(of: json) is NSNull.Type
-    }
-
-    private static func nsNumber(_ json: Any) -> NSNumber? {
-        type(of: json) is NSNumber.Type ? json as? NSNumber : nil
-    }
-
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        number.objCType.pointee == CChar(UInt8(ascii: "c"))
-    }
-
-    static func number(_ json: Any) -> Double? {
-        guard let number = nsNumber(json), !isBoolean(number) else { return nil }
-        if let decimal = number as? NSDecimalNumber { return Double(decimal.stringValue) ?? decimal.doubleValue }
-        return number.doubleValue
-    }
-
-    static func boolean(_ json: Any) -> Bool? {
-        guard let number = nsNumber(json), isBoolean(number) else { return nil }
-        return number.boolValue
-    }
-
-    /// A string, or a number as JSON wrote it ("17", "1.5").
-    static func identifier(_ json: Any) -> String? {
-        if let text = json as? String { return text }
-        if let number = nsNumber(json), !isBoolean(number) { return number.stringValue }
-        return nil
-    }
-
-    /// "a string", "an array", ... for messages.
-    static func kind(_ json: Any) -> String {
-        if json is String { return "a string" }
-        if json is [Any] { return "an array" }
-        if json is [String: Any] { return "an object" }
-        if isNull(json) { return "null" }
-        if let number = nsNumber(json) { return isBoolean(number) ? "a boolean" : "a number" }
-        return "an unknown JSON value"
-    }
-
-    /// The value itself when short (strings, numbers, booleans), else its kind; "missing" for nil.
-    static func describe(_ json: Any?) -> String {
-        guard let json else { return "missing" }
-        if let text = json as? String { return "the string " + FenceText.quotedValue(text) }
-        if let flag = boolean(json) { return flag ? "true" : "false" }
-        if let number = nsNumber(json) { return number.stringValue }
-        return kind(json)
     }
 }

@@ -1,30 +1,18 @@
-import Foundation
-
-/// Turns JSONSerialization's syntax errors into a line and column of the file.
+/// Turns a `FenceJSONSyntaxError` into a `FenceFileError` with the line and column of the file.
 ///
-/// Foundation on Linux reports "Invalid value around character N." with N a 0-based byte offset into the UTF-8 text
-/// after its byte order mark (measured, Swift 6.3), or "Unexpected end of file during JSON parse." without one
-/// (reported at the last line: the file is probably cut off).
+/// An error with an offset is reported at its line and column: `invalid JSON at column 16: Invalid value around
+/// character 48.`; one without (the text ends inside a value) at the last line, as a probably cut-off file.
 enum FenceJSONSyntax {
-    static func error(_ error: any Error, in data: Data, file: String) -> FenceFileError {
-        let reason = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
-        return data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            if let offset = offset(in: reason).map({ $0 + bom }), offset <= bytes.count {
-                let (line, column) = lineAndColumn(of: offset, in: bytes)
-                return FenceFileError(file: file, line: line, message: "invalid JSON at column \(column): \(reason)")
-            }
-            let lastLine = lineAndColumn(of: bytes.count, in: bytes).line
-            let ending = reason.localizedCaseInsensitiveContains("end of file") ? " (is the file cut off?)" : ""
-            return FenceFileError(file: file, line: lastLine, message: "invalid JSON: \(reason)\(ending)")
+    static func error(
+        _ error: FenceJSONSyntaxError, in bytes: UnsafeBufferPointer<UInt8>, file: String
+    ) -> FenceFileError {
+        if let offset = error.offset {
+            let (line, column) = lineAndColumn(of: offset, in: bytes)
+            return FenceFileError(file: file, line: line, message: "invalid JSON at column \(column): \(error.reason)")
         }
-    }
-
-    /// N of "... character N ..." in Foundation's message.
-    private static func offset(in reason: String) -> Int? {
-        guard let range = reason.range(of: "character ") else { return nil }
-        return Int(reason[range.upperBound...].prefix { $0.isNumber })
+        let lastLine = lineAndColumn(of: bytes.count, in: bytes).line
+        let ending = error.reason.contains("end of file") ? " (is the file cut off?)" : ""
+        return FenceFileError(file: file, line: lastLine, message: "invalid JSON: \(error.reason)\(ending)")
     }
 
     /// 1-based line (LF, CRLF or CR end a line) and 1-based column in Unicode scalars.

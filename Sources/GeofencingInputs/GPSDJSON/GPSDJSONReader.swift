@@ -10,13 +10,23 @@ import Geofencing
 /// them. An observation is therefore complete when a TPV with another time arrives, or at `finish()`.
 /// Text before the first `{` of a line is ignored (`gpspipe -u` puts a timestamp there). Reports from several
 /// devices are read as one stream.
+///
+/// A report is read as JSON is read, with any white space between its tokens: on one line (`gpspipe -w`, with or
+/// without spaces after the colons) or over several (gpsd's `"pretty":true` watch, `jq`, an editor). An object left
+/// open at the end of its line continues on the following lines while they begin with white space, `}` or `]`, as
+/// every pretty-printer indents what is inside an object; any other line (a new report at the start of a line, an
+/// empty line, NMEA) ends it, and the cut-off report is counted as bad at the line where it started. A report may
+/// span at most 1 MiB, as a line may.
 public struct GPSDJSONReader: Sendable {
     /// Names the input in the recorded problems (a path, "stdin").
     public let source: String
     /// Counts of everything read so far.
     public private(set) var statistics = GPSDJSONReadStatistics()
-    private var splitter = LineSplitter(maximumLength: 1 << 20)     // a SKY report with 100 satellites is ~10 KB
+    private static let maximumReportLength = 1 << 20                // a SKY report with 100 satellites is ~10 KB
+    private var splitter = LineSplitter(maximumLength: maximumReportLength)
     private var pending: Observation?
+    /// A report begun on an earlier line and still open.
+    private var openReport: (bytes: [UInt8], line: Int, nesting: GPSDJSONNesting)?
 
     public init(source: String = "gpsd JSON") {
         self.source = source
@@ -39,6 +49,7 @@ public struct GPSDJSONReader: Sendable {
         var lines: [LineSplitter.Line] = []
         splitter.finish(into: &lines)
         var output = lines.flatMap { read($0) }
+        output += endOpenReport()
         if let pending {
             count(pending)
             output.append(pending)
@@ -50,20 +61,54 @@ public struct GPSDJSONReader: Sendable {
     private mutating func read(_ line: LineSplitter.Line) -> [Observation] {
         statistics.lines += 1
         guard case .text(let bytes) = line else {
-            return bad("line longer than 1 MiB")
+            return endOpenReport() + bad("line longer than 1 MiB")
+        }
+        var output: [Observation] = []
+        if var open = openReport {
+            if let first = bytes.first, GPSDJSONNesting.continuesAnObject(first) {
+                open.bytes.append(UInt8(ascii: "\n"))
+                open.bytes += bytes
+                open.nesting.scan(bytes)
+                statistics.continuationLines += 1
+                openReport = open
+                if open.nesting.isClosed || open.bytes.count > Self.maximumReportLength {
+                    openReport = nil
+                    return report(open.bytes, line: open.line)
+                }
+                return []
+            }
+            output = endOpenReport()
         }
         guard let brace = bytes.firstIndex(of: UInt8(ascii: "{")) else {
             if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) {
                 statistics.ignoredLines += 1
-                return []
+                return output
             }
-            return bad("not a JSON object")
+            return output + bad("not a JSON object")
         }
+        var nesting = GPSDJSONNesting()
+        nesting.scan(bytes[brace...])
+        if !nesting.isClosed {
+            openReport = (Array(bytes[brace...]), statistics.lines, nesting)
+            return output
+        }
+        return output + report(Array(bytes[brace...]), line: statistics.lines)
+    }
+
+    /// The open report as it stands (bad: it was cut off), when there is one.
+    private mutating func endOpenReport() -> [Observation] {
+        guard let open = openReport else { return [] }
+        openReport = nil
+        return report(open.bytes, line: open.line)
+    }
+
+    /// One report: a JSON object from its `{`, beginning at `line`.
+    private mutating func report(_ bytes: [UInt8], line: Int) -> [Observation] {
         let report: GPSDReport
         do {
-            report = try JSONDecoder().decode(GPSDReport.self, from: Data(bytes[brace...]))
+            report = try JSONDecoder().decode(GPSDReport.self, from: Data(bytes))
         } catch {
-            return bad("not a gpsd report: \(Self.describe(error))")
+            return bad("not a gpsd report: \(Self.describe(error))", line: line)
         }
         guard report.reportClass == "TPV" else {
             statistics.otherReports += 1
@@ -84,17 +129,18 @@ public struct GPSDJSONReader: Sendable {
         if observation.fix != nil { statistics.fixes += 1 } else { statistics.noFixes += 1 }
     }
 
-    private mutating func bad(_ reason: String) -> [Observation] {
+    private mutating func bad(_ reason: String, line: Int? = nil) -> [Observation] {
         statistics.badLines += 1
         if statistics.problems.count < 20 {
-            statistics.problems.append(TrackReadError(source: source, line: statistics.lines, message: reason))
+            statistics.problems.append(TrackReadError(source: source, line: line ?? statistics.lines, message: reason))
         }
         return []
     }
 
     private static func describe(_ error: any Error) -> String {
         switch error {
-        case DecodingError.dataCorrupted(let context): context.debugDescription
+        case DecodingError.dataCorrupted(let context):
+            InputText.shown(context.debugDescription, limit: InputText.maximumShownMessageCharacters)
         case DecodingError.keyNotFound(let key, _): "no \"\(key.stringValue)\""
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type"

@@ -34,7 +34,8 @@ struct GPSDReport: Decodable {
         if let text = try? container.decodeIfPresent(String.self, forKey: .time) {
             guard let time = ISO8601Timestamp.parse(text) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .time, in: container, debugDescription: "\"\(text)\" is not an ISO 8601 time")
+                    forKey: .time, in: container,
+                    debugDescription: "\(InputText.doubleQuoted(text)) is not an ISO 8601 time")
             }
             self.time = time
         } else if let seconds = try container.decodeIfPresent(Double.self, forKey: .time) {

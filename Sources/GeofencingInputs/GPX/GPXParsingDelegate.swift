@@ -26,7 +26,7 @@ final class GPXParsingDelegate: NSObject, XMLParserDelegate {
     ) {
         guard failure == nil else { return }
         if path.isEmpty {
-            guard name == "gpx" else { return fail(parser, "the root element is <\(name)>, not <gpx>") }
+            guard name == "gpx" else { return fail(parser, "the root element is <\(InputText.shown(name))>, not <gpx>") }
             sawRoot = true
         }
         let parent = path.last
@@ -65,7 +65,7 @@ final class GPXParsingDelegate: NSObject, XMLParserDelegate {
         case ("trkpt", "name"), ("rtept", "name"): point?.name = value
         case ("trkpt", "time"), ("rtept", "time"):
             guard let time = ISO8601Timestamp.parse(value) else {
-                return fail(parser, "<time> \"\(value.prefix(40))\" is not an ISO 8601 time")
+                return fail(parser, "<time> \(InputText.doubleQuoted(value)) is not an ISO 8601 time")
             }
             point?.time = time
         case ("trk", "name"): document.tracks[document.tracks.count - 1].name = value
@@ -94,7 +94,8 @@ final class GPXParsingDelegate: NSObject, XMLParserDelegate {
         guard let latitude = Double(latitudeText), let longitude = Double(longitudeText),
               case let coordinate = Coordinate(latitude: latitude, longitude: longitude), coordinate.isValid
         else {
-            fail(parser, "<\(name) lat=\"\(latitudeText)\" lon=\"\(longitudeText)\"> is not a valid position")
+            fail(parser, "<\(name) lat=\(InputText.doubleQuoted(latitudeText)) lon=\(InputText.doubleQuoted(longitudeText))> is "
+                + "not a valid position")
             return nil
         }
         return GPXPoint(coordinate: coordinate)
@@ -102,7 +103,7 @@ final class GPXParsingDelegate: NSObject, XMLParserDelegate {
 
     private func number(_ parser: XMLParser, _ name: String, _ value: String) -> Double? {
         guard let number = Double(value), number.isFinite else {
-            fail(parser, "<\(name)> \"\(value.prefix(40))\" is not a number")
+            fail(parser, "<\(name)> \(InputText.doubleQuoted(value)) is not a number")
             return nil
         }
         return number

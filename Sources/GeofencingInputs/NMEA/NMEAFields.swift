@@ -6,7 +6,7 @@ struct NMEAFieldError: Error, Equatable {
     let message: String
 
     init(field number: Int, _ name: String, _ value: some StringProtocol, _ problem: String) {
-        message = "field \(number) (\(name)): \"\(value.prefix(24))\" \(problem)"
+        message = "field \(number) (\(name)): \(InputText.doubleQuoted(value)) \(problem)"
     }
 
     init(_ message: String) {

@@ -69,7 +69,7 @@ enum NMEALine: Equatable {
         var fields = text.split(separator: ",", omittingEmptySubsequences: false)
         let address = fields.removeFirst()
         guard address.count >= 3, address.utf8.allSatisfy(Self.isAddressCharacter) else {
-            self = .malformed("address field \"\(address.prefix(12))\" is not a talker and sentence type")
+            self = .malformed("address field \(InputText.doubleQuoted(address)) is not a talker and sentence type")
             return
         }
         // Proprietary sentences ($PGRME, $PUBX) have "P" and a maker code instead of a talker; keep them whole as

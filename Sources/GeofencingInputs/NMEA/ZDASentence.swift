@@ -8,7 +8,8 @@ extension NMEAReport {
         if parts.allSatisfy(\.isEmpty) { return report }
         guard let day = Int(parts[0]), let month = Int(parts[1]), let year = Int(parts[2]), parts[2].count == 4,
               CivilCalendar.daysSince1970(year: year, month: month, day: day) != nil
-        else { throw NMEAFieldError("fields 2-4 (date): \"\(parts.joined(separator: ","))\" is not day, month, year") }
+        else { throw NMEAFieldError(
+            "fields 2-4 (date): \(InputText.doubleQuoted(parts.joined(separator: ","))) is not day, month, year") }
         report.date = .fullYear(year, month: month, day: day)
         return report
     }

@@ -23,8 +23,12 @@ public enum TrackFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
 
     /// The format of a file that starts with `sample`.
     ///
-    /// - Throws: `TrackReadError` naming `source` and saying what the content looks like, when it is none of them.
+    /// - Throws: `TrackReadError` naming `source` and saying what the content looks like, when it is none of them;
+    ///   UTF-16 and UTF-32 text by one rule, with or without a byte order mark (`WideTextEncoding`).
     static func detect(in sample: Data, source: String) throws -> TrackFormat {
+        if let wide = WideTextEncoding.detect(sample) {
+            throw TrackReadError(source: source, message: wide.refusal("tracks"))
+        }
         var text = sample.prefix(sampleSize)
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }      // UTF-8 byte order mark
         let content = text.drop(while: isWhitespace)
@@ -34,27 +38,29 @@ public enum TrackFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         if content.first == UInt8(ascii: "<") {
             let root = rootElement(of: content)
             guard root == "gpx" else {
-                throw TrackReadError(source: source, message: "looks like XML with root element <\(root ?? "?")>, not GPX")
+                throw TrackReadError(source: source,
+                                     message: "looks like XML with root element <\(InputText.shown(root ?? "?"))>, not GPX")
             }
             return .gpx
         }
         var nmeaLines = 0
-        var gpsdLines = 0
         for line in content.split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
             if case .sentence = NMEALine(bytes: line) { nmeaLines += 1 }
-            if isGPSDReport(line) { gpsdLines += 1 }
         }
+        let gpsdLines = gpsdReports(in: content)
         if gpsdLines > 0 && gpsdLines >= nmeaLines { return .gpsdJSON }
         if nmeaLines > 0 { return .nmea }
         throw TrackReadError(source: source, message: describeUnknown(content))
     }
 
-    /// A JSON object with a "class" member, possibly after a `gpspipe -u` time prefix.
-    private static func isGPSDReport(_ line: Data.SubSequence) -> Bool {
-        guard let brace = line.firstIndex(of: UInt8(ascii: "{")),
-              let object = try? JSONSerialization.jsonObject(with: Data(line[brace...])) as? [String: Any]
-        else { return false }
-        return object["class"] is String
+    /// The gpsd reports (JSON objects with a "class", on one line or pretty-printed over several) in `content`, as the
+    /// gpsd JSON reader reads them.
+    private static func gpsdReports(in content: Data.SubSequence) -> Int {
+        var reader = GPSDJSONReader(source: "")
+        _ = reader.read(bytes: content)
+        _ = reader.finish()
+        let statistics = reader.statistics
+        return statistics.otherReports + statistics.unusableReports + statistics.usedReports
     }
 
     /// The name of the first element, after any XML declaration, comments and doctype.
@@ -81,13 +87,14 @@ public enum TrackFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
             return "looks like binary data (\(controlBytes) of the first \(content.count) bytes are control "
                 + "characters), not NMEA, GPX or gpsd JSON"
         }
-        let firstLine = String(decoding: content.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
-            .prefix(60), as: UTF8.self)
+        let firstLine = InputText.doubleQuoted(String(decoding: content.prefix {
+            $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r")
+        }.prefix(InputText.maximumShownCharacters * 4 + 4), as: UTF8.self))
         if content.first == UInt8(ascii: "{") || content.first == UInt8(ascii: "[") {
-            return "looks like JSON without gpsd reports (no \"class\" member; GeoJSON?), first line \"\(firstLine)\""
+            return "looks like JSON without gpsd reports (no \"class\" member; GeoJSON?), first line \(firstLine)"
         }
         return "is text without NMEA sentences (none with a valid checksum), GPX or gpsd JSON reports; "
-            + "first line \"\(firstLine)\""
+            + "first line \(firstLine)"
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
