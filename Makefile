@@ -192,6 +192,9 @@ endif
 #   make check-polygons-shared [SHARED=../shared] [POLYGON_POINTS=3000]
 SHARED ?= ../shared
 POLYGON_POINTS ?= 3000
+# Debian's interpreter, which python3-geographiclib is installed for (another python3 earlier in PATH, such as a
+# pyenv shim, does not see Debian's modules).
+PYTHON ?= /usr/bin/python3
 SHARED_POLYGONS := the-netherlands australia
 .PHONY: check-polygons-shared
 check-polygons-shared: $(BUILD)/core_test
@@ -199,7 +202,7 @@ check-polygons-shared: $(BUILD)/core_test
 	    echo "check-polygons-shared: no $(SHARED)/data/polygons: skipped"; exit 0; \
 	fi; \
 	for name in $(SHARED_POLYGONS); do \
-	    python3 scripts/gen_polygon_vectors.py --geojson $(SHARED)/data/polygons/$$name.geojson \
+	    $(PYTHON) scripts/gen_polygon_vectors.py --geojson $(SHARED)/data/polygons/$$name.geojson \
 	        --points $(POLYGON_POINTS) --output $(BUILD)/polygons-$$name.txt || exit 1; \
 	done; \
 	$(RUN) $(BUILD)/core_test $(FIXTURE) $(patsubst %,$(BUILD)/polygons-%.txt,$(SHARED_POLYGONS)) \

@@ -19,9 +19,9 @@ if [ "${1:-}" = "--test" ]; then
     # e2fsprogs + util-linux: the ext4 image the daemon's store-fault test turns read-only; setpriv runs the daemon
     # as an unprivileged user in the security test. python3-seccomp: scripts/service-sandbox.py, which runs the
     # daemon under the service unit's system call filter in the service-unit test. strace: the standard-output
-    # tests count write and fsync calls.
+    # tests count write and fsync calls. time: GNU time, the fence readers' peak-memory test.
     PACKAGES+=(gpsd gpsd-clients sqlite3 mosquitto chromium python3 systemd clang-14 libclang-rt-14-dev
-               python3-geographiclib e2fsprogs util-linux python3-seccomp strace)
+               python3-geographiclib e2fsprogs util-linux python3-seccomp strace time)
 elif [ -n "${1:-}" ]; then
     echo "usage: $0 [--test]" >&2
     exit 2
