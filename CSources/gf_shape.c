@@ -250,9 +250,10 @@ static void gf__set_shift(gf__shape *s, uint32_t shift, int64_t width, int64_t h
     s->gy = (uint32_t)(((height - 1) >> shift) + 1);
 }
 
-/* Counts the edges of each cell into s->cell_start[cell + 1] (zeroed by the caller); returns the most in one cell,
- * and that cell in *densest_cell. */
-static uint32_t gf__count_cells(gf__shape *s, uint64_t *densest_cell) {
+/* Walks every pair (edge, cell the edge passes through), in edge order. Without s->fill it counts each cell's edges
+ * into s->cell_start[cell + 1] (zeroed by the caller); with s->fill (cell_start summed into row starts) it writes
+ * each edge into its cell's list. One walk for both passes, so the lists hold exactly the entries counted. */
+static void gf__walk_edge_cells(gf__shape *s) {
     for (uint32_t i = 0; i + 1 < s->vertex_count; i++) {
         if (!gf__is_edge(s, i)) continue;
         gf__edge_reach r = gf__reach_of(s, i);
@@ -260,9 +261,23 @@ static uint32_t gf__count_cells(gf__shape *s, uint64_t *densest_cell) {
         gf__edge_rows(s, &r, &row_lo, &row_hi);
         for (uint32_t row = row_lo; row <= row_hi; row++) {
             if (!gf__edge_cols(s, &r, row, &col_lo, &col_hi)) continue;
-            for (uint32_t col = col_lo; col <= col_hi; col++) s->cell_start[(uint64_t)row * s->gx + col + 1]++;
+            for (uint32_t col = col_lo; col <= col_hi; col++) {
+                uint64_t cell = (uint64_t)row * s->gx + col;
+                if (s->fill == NULL) {
+                    s->cell_start[cell + 1]++;
+                } else {
+                    s->cell_edges[s->cell_start[cell] + s->fill[cell]++] = i;
+                }
+            }
         }
     }
+}
+
+/* Counts the edges of each cell into s->cell_start[cell + 1] (zeroed by the caller); returns the most in one cell,
+ * and that cell in *densest_cell. */
+static uint32_t gf__count_cells(gf__shape *s, uint64_t *densest_cell) {
+    GF__ASSERT(s->fill == NULL);
+    gf__walk_edge_cells(s);
     uint32_t densest = 0;
     uint64_t cells = (uint64_t)s->gx * s->gy;
     for (uint64_t c = 0; c < cells; c++)
@@ -382,19 +397,7 @@ gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, u
         gf__shape_free(s);
         return GF_ERR_NOMEM;
     }
-    for (uint32_t i = 0; i + 1 < s->vertex_count; i++) {
-        if (!gf__is_edge(s, i)) continue;
-        gf__edge_reach r = gf__reach_of(s, i);
-        uint32_t row_lo, row_hi, col_lo, col_hi;
-        gf__edge_rows(s, &r, &row_lo, &row_hi);
-        for (uint32_t row = row_lo; row <= row_hi; row++) {
-            if (!gf__edge_cols(s, &r, row, &col_lo, &col_hi)) continue;
-            for (uint32_t col = col_lo; col <= col_hi; col++) {
-                uint64_t cell = (uint64_t)row * s->gx + col;
-                s->cell_edges[s->cell_start[cell] + s->fill[cell]++] = i;
-            }
-        }
-    }
+    gf__walk_edge_cells(s);
     free(s->fill);
     s->fill = NULL;
 

@@ -74,23 +74,9 @@ import Glibc
         return copy
     }
 
-    /// Runs a program to its end; its exit status and what it printed on standard output and error.
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
-    }
-
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: analyzer), "needs systemd-analyze"))
     func exposureIsAtMostTwo() throws {
-        let analysis = try Self.run(Self.analyzer, ["security", "--offline=yes", Self.unit.path])
+        let analysis = try ProgramRun.run(Self.analyzer, ["security", "--offline=yes", Self.unit.path])
         let marker = "Overall exposure level for geofence.service: "
         let line = try #require(analysis.output.split(separator: "\n").first { $0.contains(marker) }, "\(analysis)")
         // "→ Overall exposure level for geofence.service: 1.1 OK 🙂"
@@ -114,7 +100,7 @@ import Glibc
                                     "a mapping both writable and executable"),
                                    ([Self.python, "-c", "import socket; socket.socket(socket.AF_PACKET, 3)"],
                                     "an AF_PACKET socket")] {
-            let outcome = try Self.run(Self.python, [Self.sandbox, unit.path, "--"] + refused)
+            let outcome = try ProgramRun.run(Self.python, [Self.sandbox, unit.path, "--"] + refused)
             #expect(outcome.status != 0, "the sandbox allowed \(program): \(outcome.output)")
         }
 

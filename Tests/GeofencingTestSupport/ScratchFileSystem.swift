@@ -94,16 +94,8 @@ public final class ScratchFileSystem {
 
     /// Runs a command to completion; throws with its output when it fails.
     static func run(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let (status, text) = try ProgramRun.run(executable, arguments)
+        guard status == 0 else {
             throw Failure(message: "\(executable) \(arguments.joined(separator: " ")): \(text)")
         }
     }
