@@ -151,7 +151,7 @@ install: $(BUILD)/libgeofence.a geofence.pc.in
 clean:
 	rm -rf build
 
-# ---- Sanitizers and fuzzing of the C core (issue 8) ----------------------------------------------------------------
+# ---- Sanitizers and fuzzing of the C core -------------------------------------------------------------------------
 #
 #   make check-sanitized                  Tests/CoreC/core_test under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make check-sanitized CC=clang-14      ... built by clang instead of gcc

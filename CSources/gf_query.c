@@ -129,9 +129,9 @@ static inline uint32_t gf__lookup(const gf__cells *cells, uint64_t key) {
  * a lookup per level). When the wide area's entries do not fit in the cursor: the finest cell, whose cells per level
  * it keeps instead when its entries do not fit either. */
 
-/* A wide area is 2^GF__WIDE_BITS finest cells on a side (2 x 2: 182 m at level 13). Measured with a standalone C
- * drive loop over 10^6 fences (medians of 5 runs): 2 x 2 took it from 148 to 115 ns per fix, 4 x 4 no further, and
- * 4 x 4 overflows the cursor more often where small fences crowd, each time a wasted attempt. */
+/* A wide area is 2^GF__WIDE_BITS finest cells on a side (2 x 2: 182 m at level 13). Wider areas (4 x 4) make a
+ * drive change area no less often in practice, and overflow the cursor more often where small fences crowd, each
+ * time a wasted attempt. */
 #define GF__WIDE_BITS 1
 
 /* Sets the cursor's area to the cell of `level` that holds the box's south-west corner. */
@@ -249,8 +249,7 @@ static void gf__remember_narrow(const gf_table *table, gf_cursor *cursor, const 
  * found[i], GF__NIL where there is none. Three passes over the levels (the filter words, then the home slots of the
  * cells the filter does not rule out, then their probe sequences) rather than one level after another: a fix in a
  * new place misses the cache on each level's filter word and hash slot, and loads that do not wait for one
- * another's results can overlap. Measured with a standalone C loop of random fixes over uniform fences (medians of
- * 9 and 5 alternating runs): 10^5 fences 415 -> 377 ns, 10^6 1,328 -> 1,117 ns, for ~7 more instructions. */
+ * another's results can overlap, for a few more instructions. */
 static void gf__lookup_levels(const gf_table *table, const gf__box *box, uint32_t first, uint32_t *found) {
     const gf__cells *cells = &table->cells;
     const uint32_t n = table->level_count;

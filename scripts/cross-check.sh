@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The C core on the vehicle units' own processors, without Swift (issue 9). On Debian 12, as root or with sudo:
+# The C core on the vehicle units' own processors, without Swift. On Debian 12, as root or with sudo:
 #   1. installs the aarch64 and armhf cross compilers and qemu-user (only what is missing);
 #   2. per target (host, aarch64, armhf): builds libgeofence.a, runs Tests/CoreC under qemu-user for the cross ones
 #      (`make check`), and compiles the query path without an FPU (`make no-fpu-check`, with a control);

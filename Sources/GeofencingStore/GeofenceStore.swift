@@ -27,8 +27,7 @@ import Geofencing
 ///   only at checkpoints, so a power cut can take back the last commits: the database stays consistent but forgets
 ///   events a sink may already have sent. The restarted monitor would then give those sequence numbers to new
 ///   events, and consumers would drop them as repeats: lost events. FULL costs one fsync per write; appends come
-///   per fix (a few per second at most). Measured on the CI machine (ext4 on a virtual disk, debug build): 7.5 ms
-///   to append one event, 19 ms to append 100 in one call, 6 ms per `markDelivered`.
+///   per fix (a few per second at most; the README's limits give the measured cost).
 /// - What survives a power cut also depends on the storage honouring fsync: eMMC and SD cards with a volatile write
 ///   cache that acknowledge early can lose more, which no database setting repairs.
 /// - Mode 0600: the file holds where the vehicle was and when (event positions and times) and where it goes (the
@@ -39,8 +38,7 @@ import Geofencing
 ///   path is refused (`StoreFile`).
 /// - A file that is not a geofence store, or that SQLite finds damaged (PRAGMA quick_check at every open), is
 ///   never written: the open throws before anything could change it, and closes without checkpointing a -wal file
-///   left by a crash. quick_check reads the whole file: about 0.25 s of CPU for 10^5 events and 10^4 regions
-///   (5.5 MB) on the CI machine, so prune the outbox. A locked store (another process writing for longer than the
+///   left by a crash. quick_check reads the whole file, so its cost grows with the outbox: prune it. A locked store (another process writing for longer than the
 ///   busy timeout), a read-only one and a full disk give their own errors; the failed write is rolled back.
 public final class GeofenceStore {
     /// The store's file, as given to `init`.

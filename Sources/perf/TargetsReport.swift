@@ -1,4 +1,4 @@
-/// Issue 6's targets, each judged on the uniform dataset's medians of this run and printed as met or NOT met.
+/// The core's performance targets, each judged on the uniform dataset's medians of this run and printed as met or NOT met.
 /// Information only: times never change the exit status (CI never asserts on time).
 enum TargetsReport {
     private struct Target {
@@ -49,7 +49,7 @@ enum TargetsReport {
     ]}
 
     static func lines(_ results: [BenchmarkResult]) -> [String] {
-        var lines = ["targets (issue 6; \(dataset) dataset, medians of this run; information only):"]
+        var lines = ["targets (\(dataset) dataset, medians of this run; information only):"]
         for target in targets {
             guard let (figure, met) = target.judge(results) else {
                 lines.append("  \(target.text): not measured in this run")

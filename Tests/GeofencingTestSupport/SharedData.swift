@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// The data folder shared between the project's sessions: `<package root>/../shared/data`. It is not part of the
+/// The shared data folder, beside the repository: `<package root>/../shared/data`. It is not part of the
 /// repository, so tests that need it are skipped (with this explanation) when it is absent.
 public enum SharedData {
     /// The package root is three levels above this file (`<root>/Tests/GeofencingTestSupport/SharedData.swift`).
