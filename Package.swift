@@ -182,7 +182,8 @@ let package = Package(
             dependencies: [
                 "GeofencingCLI", "GeofencingStore", "GeofencingInputs", "Geofencing", "GeofencingTestSupport",
             ],
-            path: "Tests/GeofencingCLITests"
+            path: "Tests/GeofencingCLITests",
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "GeofencingTests",
