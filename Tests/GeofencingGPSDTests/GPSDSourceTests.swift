@@ -169,7 +169,7 @@ import GeofencingTestSupport
     /// gps_open itself), and stop() ends the reader thread. Other tests run in parallel and open and close
     /// descriptors meanwhile, so the count may move by a few dozen; a leak per attempt would move it by hundreds.
     @Test(.enabled(if: GPSDSource.isAvailable, "built without the GPSD trait"))
-    func failedAttemptsLeakNothingAndStopPromptly() async throws {
+    func failedAttemptsLeakNothingAndStopEndsTheReader() async throws {
         let before = Descriptors.count
         let source = GPSDSource(configuration: GPSDConfiguration(
             host: "127.0.0.1", port: TCPProbe.freePort(),
