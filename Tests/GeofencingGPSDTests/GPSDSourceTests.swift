@@ -198,8 +198,9 @@ import GeofencingTestSupport
         try source.start()
         #expect(await states.wait(timeout: .seconds(5)) { $0.contains(where: \.isWaiting) })
         source.stop()
-        // The reader ends with an hour of its wait left; the deadline only bounds a hang, far below that hour.
-        #expect(await states.waitForEnd(timeout: .seconds(60)))
+        // The reader ends with an hour of its wait left; the deadline only bounds a hang, far below that hour
+        // (required: waitUntilStopped would otherwise wait out the hour).
+        try #require(await states.waitForEnd(timeout: .seconds(60)))
         await source.waitUntilStopped()
         #expect(states.elements.last == .stopped)
     }

@@ -59,7 +59,7 @@ struct NMEAStreamTests {
         let stream = NMEAStream.observations(from: .device(path: devicePath, baudRate: 9600))
         // Bytes written before the reader has configured the port would pass the cooked line discipline (CR to LF,
         // echo): write only once the terminal is raw at 9600 baud. The deadline only bounds a hang.
-        #expect(try await Self.waitUntilRaw(devicePath, speed: speed_t(B9600), timeout: .seconds(30)))
+        try #require(try await Self.waitUntilRaw(devicePath, speed: speed_t(B9600), timeout: .seconds(30)))
         let data = [UInt8](NMEATestText.log(Self.epochs + [Self.epochs[0].replacingOccurrences(of: "222437", with: "222439")]))
         #expect(write(terminal.master, data, data.count) == data.count)
         var iterator = stream.makeAsyncIterator()
