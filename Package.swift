@@ -91,7 +91,7 @@ let package = Package(
         // The event sinks: JSON Lines, exec (posix_spawn, never a shell), MQTT QoS 1.
         .target(
             name: "GeofencingSinks",
-            dependencies: ["GeofencingStore", .target(name: "CMosquitto", condition: .when(traits: ["MQTT"]))],
+            dependencies: ["Geofencing", "GeofencingStore", .target(name: "CMosquitto", condition: .when(traits: ["MQTT"]))],
             path: "Sources/GeofencingSinks"
         ),
         // The HTML map: inline SVG and script, no network.
@@ -100,7 +100,8 @@ let package = Package(
             dependencies: ["Geofencing", "GeofencingStore"],
             path: "Sources/GeofencingMap"
         ),
-        // The commands of `geofence`, as a library so that tests can call them in-process too.
+        // The commands of `geofence`. The executable target below is their one-line main (the only place the process
+        // exits); the tests run that executable as a real process and do not call this library in-process.
         .target(
             name: "GeofencingCLI",
             dependencies: [
@@ -139,10 +140,13 @@ let package = Package(
             name: "CPerfSupport",
             path: "Sources/CPerfSupport"
         ),
-        // Test helpers shared by the test targets: the seeded generator, the shared-data locator.
+        // Test helpers shared by the test targets: the seeded generator, the shared-data locator, the geofence
+        // executable, servers (mosquitto and an MQTT subscriber) and scratch file systems.
         .target(
             name: "GeofencingTestSupport",
-            dependencies: ["GeofencingInputs"],
+            dependencies: [
+                "Geofencing", "GeofencingInputs", .target(name: "CMosquitto", condition: .when(traits: ["MQTT"])),
+            ],
             path: "Tests/GeofencingTestSupport"
         ),
         .testTarget(

@@ -1,6 +1,5 @@
 import Foundation
 import Geofencing
-import Synchronization
 
 /// The calls the reader makes, by C name: each goes through `LibGPS.call`, the one place where failures become a
 /// `GPSDError` and where tests inject faults.
@@ -20,13 +19,13 @@ enum LibGPSFunction: String, Sendable, Hashable, CaseIterable {
 typealias LibGPSFaultHook = @Sendable (LibGPSFunction) -> Int32?
 
 /// The state a `GPSDSource` shares with its reader thread: the streams' continuations, the connection state, the
-/// counters and the stop request. Every field of `Shared` is read and written under the mutex; the continuations
+/// counters and the stop request. Every field of `Shared` is read and written under the lock; the continuations
 /// are thread-safe on their own and are fed by the reader thread only, so the states arrive in order.
 final class ReaderCore: Sendable {
     let configuration: GPSDConfiguration
     let observationSink: AsyncStream<Observation>.Continuation
     let stateSink: AsyncStream<GPSDConnectionState>.Continuation
-    let shared = Mutex(Shared())
+    let shared = Locked(Shared())
 
     struct Shared {
         var phase = Phase.idle

@@ -1,6 +1,6 @@
-import Glibc
+import Geofencing
 import GeofencingStore
-import Synchronization
+import Glibc
 
 /// Writes each event as one line of JSON (`EventRecord.jsonLine` and "\n") to a file descriptor: standard output
 /// (`geofence run --format jsonl`), a pipe, or a file.
@@ -41,7 +41,7 @@ public final class JSONLinesSink: EventSink, Sendable {
 final class LineBuffer: Sendable {
     private let descriptor: Int32
     private let sink: String
-    private let pending = Mutex<[UInt8]>([])
+    private let pending = Locked<[UInt8]>([])
 
     init(descriptor: Int32, sink: String) {
         self.descriptor = descriptor

@@ -80,7 +80,7 @@ import GeofencingTestSupport
         #expect(await states.wait(timeout: .seconds(5)) { $0.filter(\.isWaiting).count >= 2 })
         let elapsed = clock.now - start
         #expect(states.elements.first(where: \.isWaiting)?.reason == .stalled(after: .milliseconds(200)))
-        #expect(elapsed >= .milliseconds(200))
+        #expect(elapsed >= .milliseconds(200), "a lower bound, which a busy machine cannot break")
         // Silence from a gpsd that answered nothing makes the wait grow like any failure.
         #expect(states.elements.filter(\.isWaiting).prefix(2).map(\.delay) == [.milliseconds(20), .milliseconds(40)])
     }
@@ -166,10 +166,10 @@ import GeofencingTestSupport
     #endif
 
     /// gpsd absent: hundreds of failed attempts leave no descriptor behind (libgps closes the socket of a failed
-    /// gps_open itself), and stop() ends the waiting thread at once. Other tests run in parallel and open and close
+    /// gps_open itself), and stop() ends the reader thread. Other tests run in parallel and open and close
     /// descriptors meanwhile, so the count may move by a few dozen; a leak per attempt would move it by hundreds.
     @Test(.enabled(if: GPSDSource.isAvailable, "built without the GPSD trait"))
-    func failedAttemptsLeakNothingAndStopPromptly() async throws {
+    func failedAttemptsLeakNothingAndStopEndsTheReader() async throws {
         let before = Descriptors.count
         let source = GPSDSource(configuration: GPSDConfiguration(
             host: "127.0.0.1", port: TCPProbe.freePort(),
@@ -178,16 +178,14 @@ import GeofencingTestSupport
         let states = Recorder(source.connectionStates)
         #expect(await states.wait(timeout: .seconds(10)) { _ in source.statistics.failures >= 200 })
         let during = Descriptors.count
-        let elapsed = await ContinuousClock().measure {
-            source.stop()
-            await source.waitUntilStopped()
-        }
+        source.stop()
+        await source.waitUntilStopped()
         let after = Descriptors.count
-        print("absent gpsd: \(source.statistics.failures) failures, descriptors \(before) / \(during) / \(after), "
-            + "stop \(elapsed)")
+        print("absent gpsd: \(source.statistics.failures) failures, descriptors \(before) / \(during) / \(after)")
         #expect(during < before + 100)
         #expect(after < before + 100)
-        #expect(elapsed < .milliseconds(500))
+        #expect(await states.waitForEnd(timeout: .seconds(10)), "the reader ended its state stream")
+        #expect(states.elements.last == .stopped)
     }
 
     /// Stopping during a long backoff wait does not wait for it to end.
@@ -195,16 +193,15 @@ import GeofencingTestSupport
     func stopInterruptsABackoffWait() async throws {
         let source = GPSDSource(configuration: GPSDConfiguration(
             host: "127.0.0.1", port: TCPProbe.freePort(),
-            backoff: ReconnectBackoff(initial: .seconds(60), maximum: .seconds(60))))
+            backoff: ReconnectBackoff(initial: .seconds(3600), maximum: .seconds(3600))))
         let states = Recorder(source.connectionStates)
         try source.start()
         #expect(await states.wait(timeout: .seconds(5)) { $0.contains(where: \.isWaiting) })
-        let elapsed = await ContinuousClock().measure {
-            source.stop()
-            await source.waitUntilStopped()
-        }
-        #expect(elapsed < .milliseconds(500))
-        #expect(await states.waitForEnd(timeout: .seconds(1)))
+        source.stop()
+        // The reader ends with an hour of its wait left; the deadline only bounds a hang, far below that hour
+        // (required: waitUntilStopped would otherwise wait out the hour).
+        try #require(await states.waitForEnd(timeout: .seconds(60)))
+        await source.waitUntilStopped()
         #expect(states.elements.last == .stopped)
     }
 }

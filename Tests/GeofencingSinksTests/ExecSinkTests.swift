@@ -114,12 +114,9 @@ import Testing
 
     @Test func commandRunningPastTheTimeoutIsKilled() throws {
         let sink = try ExecSink(command: ["sleep", "5"], timeout: 0.5)
-        let clock = ContinuousClock()
-        let start = clock.now
+        // A `sleep 5` left to finish would exit 0 and deliver would succeed: the error proves it was killed.
         let error = try #require(throws: SinkError.self) { try sink.deliver(SampleEvents.event()) }
-        let elapsed = clock.now - start
         #expect(error.message.contains("\"sleep\" did not finish within 0.5 s and was killed"), "\(error)")
-        #expect(elapsed < .seconds(4), "killed after \(elapsed), not after sleep's 5 s")
     }
 
     /// The timeout kills what the command started, too (its process group).
@@ -152,12 +149,11 @@ import Testing
     /// A command that neither reads its input nor ends cannot hold the daemon on a full pipe past the timeout.
     @Test func fullPipeRespectsTheTimeout() throws {
         let sink = try ExecSink(command: ["sleep", "5"], timeout: 0.5)
-        let clock = ContinuousClock()
-        let start = clock.now
-        #expect(throws: SinkError.self) {
+        // Killed at the timeout while the write waited on the full pipe, not failed by sleep's own end (EPIPE).
+        let error = try #require(throws: SinkError.self) {
             try sink.deliver(SampleEvents.event(region: String(repeating: "r", count: 1_000_000)))
         }
-        #expect(clock.now - start < .seconds(4))
+        #expect(error.message.contains("\"sleep\" did not finish within 0.5 s and was killed"), "\(error)")
     }
 
     /// A descriptor the daemon holds without close-on-exec (a library's socket, say) does not reach the command;

@@ -47,7 +47,7 @@ enum Callback: Sendable, Hashable {
     }
 }
 
-/// A `RegionMonitorDelegate` that appends every callback to a log. Sendable through the monitor's own `Locked` (a pthread mutex ThreadSanitizer understands; `Mutex` it does not see on Linux): the monitor calls
+/// A `RegionMonitorDelegate` that appends every callback to a log. Sendable through the package's `Locked`: the monitor calls
 /// it from whichever task caused the events. An optional `reaction` runs after recording, for delegates that call
 /// back into the monitor.
 final class EventRecorder: RegionMonitorDelegate {

@@ -1,6 +1,5 @@
 import Foundation
 import Geofencing
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -72,7 +71,7 @@ public enum NMEAStream {
 
 /// Set by the stream's termination handler, read by the reading thread.
 private final class StopRequest: Sendable {
-    private let requested = Mutex(false)
+    private let requested = Locked(false)
 
     var isRequested: Bool { requested.withLock { $0 } }
 

@@ -1,23 +1,23 @@
 #if MQTT
 import CMosquitto
 import Foundation
-import Synchronization
+import Geofencing
 
 /// An MQTT subscriber for tests, on libmosquitto: subscribes to one topic with QoS 1 (again after each reconnect:
 /// clean session) and keeps every payload that arrives, in order.
-final class TestSubscriber: @unchecked Sendable {
+public final class TestSubscriber: @unchecked Sendable {
     private let client: OpaquePointer
     private let state = State()
 
     /// Written by libmosquitto's network thread, read by the test.
     private final class State: Sendable {
-        let topic = Mutex("")
-        let messages = Mutex<[String]>([])
+        let topic = Locked("")
+        let messages = Locked<[String]>([])
         /// SUBACKs received: one per (re)connection.
-        let subscriptions = Mutex(0)
+        let subscriptions = Locked(0)
     }
 
-    init(port: UInt16, topic: String) throws {
+    public init(port: UInt16, topic: String) throws {
         _ = libraryInitialized
         state.topic.withLock { $0 = topic }
         guard let client = mosquitto_new("test-subscriber-\(UUID().uuidString)", true,
@@ -53,11 +53,11 @@ final class TestSubscriber: @unchecked Sendable {
         mosquitto_destroy(client)
     }
 
-    var messages: [String] { state.messages.withLock { $0 } }
-    var subscriptions: Int { state.subscriptions.withLock { $0 } }
+    public var messages: [String] { state.messages.withLock { $0 } }
+    public var subscriptions: Int { state.subscriptions.withLock { $0 } }
 
     /// Waits, polling every 10 ms, until `condition` holds; false after `timeout`.
-    func wait(timeout: Duration, until condition: (TestSubscriber) -> Bool) async -> Bool {
+    public func wait(timeout: Duration, until condition: (TestSubscriber) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(self) { return true }

@@ -16,7 +16,9 @@ struct DaemonMQTTTests {
     }
 
     @Test func eventsQueueWhileTheBrokerIsDown() async throws {
-        let directory = try TemporaryDirectory("daemon-mqtt")
+        let directory = try GeofenceExecutable.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
         let broker = try MosquittoBroker()
         try await broker.start()
         let topic = "vehicle/7/geofence"
@@ -29,19 +31,19 @@ struct DaemonMQTTTests {
             let center = Self.east(150 + 100 * Double(index))
             fences += "f\(index),\(center.latitude),\(center.longitude),20\n"
         }
-        try fences.write(toFile: directory.file("fences.csv"), atomically: true, encoding: .utf8)
+        try fences.write(toFile: file("fences.csv"), atomically: true, encoding: .utf8)
         let route = try SimulatedRoute(polyline: [Self.east(0), Self.east(4_200)])
         let drive = try DriveSimulator(route: route, profile: .car, errors: .perfect, seed: 3).run()
         let observations = drive.observations
         let half = observations.count / 2
         let writer = NMEAWriter()
 
-        let output = directory.file("stdout.jsonl")
+        let output = file("stdout.jsonl")
         _ = FileManager.default.createFile(atPath: output, contents: nil)
-        _ = FileManager.default.createFile(atPath: directory.file("stderr.txt"), contents: nil)
+        _ = FileManager.default.createFile(atPath: file("stderr.txt"), contents: nil)
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: GeofenceExecutable.path)
-        daemon.arguments = ["run", "--store", directory.file("unit.db"), "--fences", directory.file("fences.csv"),
+        daemon.arguments = ["run", "--store", file("unit.db"), "--fences", file("fences.csv"),
                             "--nmea", "-", "--format", "jsonl", "--mqtt", "\(broker.url)/\(topic)"]
         let input = Pipe()
         // Close-on-exec for our end of the pipe: the broker restarted below must not inherit it, or the daemon
@@ -49,7 +51,7 @@ struct DaemonMQTTTests {
         _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         daemon.standardInput = input
         daemon.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("stderr.txt")))
+        daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: file("stderr.txt")))
         try daemon.run()
         defer { if daemon.isRunning { daemon.terminate() } }
         func printed() -> Int {
