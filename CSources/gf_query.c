@@ -103,38 +103,6 @@ static void gf__scan_cell(const gf_table *table, const gf__cell *cell, int64_t m
     for (; entry < end; entry++) gf__test_entry(table, entry, margin_q, margin_mm, probe, row, col, sink);
 }
 
-/* The hash slots of the cells holding the box's south-west corner at the table's levels first .. level_count - 1:
- * found[i], GF__NIL where there is none. Three passes over the levels (the filter words, then the home slots of the
- * cells the filter does not rule out, then their probe sequences) rather than one level after another: a fix in a
- * new place misses the cache on each level's filter word and hash slot, and loads that do not wait for one
- * another's results can overlap, for a few more instructions. */
-void gf__lookup_levels(const gf_table *table, const gf__box *box, uint32_t first, uint32_t *found) {
-    const gf__cells *cells = &table->cells;
-    const uint32_t n = table->level_count;
-    uint64_t key[GF__LEVEL_COUNT], home_key[GF__LEVEL_COUNT];
-    uint32_t home[GF__LEVEL_COUNT], maybe = 0;
-    for (uint32_t i = first; i < n; i++) {
-        uint32_t level = table->levels[i];
-        key[i] = gf__cell_key(level, box->lat_lo >> level, (uint32_t)(box->u_lo >> level));
-        maybe |= (uint32_t)gf__filter_maybe(cells, key[i]) << i;
-    }
-    for (uint32_t i = first; i < n; i++) {
-        found[i] = GF__NIL;
-        if (!((maybe >> i) & 1u)) continue;
-        home[i] = gf__cell_hash(key[i], cells->shift);
-        home_key[i] = cells->slots[home[i]].key;
-    }
-    for (uint32_t i = first; i < n; i++) {
-        if (!((maybe >> i) & 1u) || home_key[i] == 0) continue;  /* an empty home slot: absent */
-        if (home_key[i] == key[i]) {
-            found[i] = home[i];
-        } else {
-            const gf__cell *cell = gf__cells_find(cells, key[i]);  /* further along the probe sequence, or absent */
-            if (cell != NULL) found[i] = (uint32_t)(cell - cells->slots);
-        }
-    }
-}
-
 /* Tests what the cursor remembers against a query box inside its area and inside one finest cell: the entries that
  * meet the area (the others cannot meet the box), or, in a narrow area whose entries did not fit, its cells. The
  * order is gf_query's: see gf__remember_wide (gf_cursor.c). */
