@@ -106,7 +106,7 @@ static unsigned long test_shapes_out_of_memory(void) {
         case 2: dlat = 40000, dlon = 40000 - at; break;
         default: dlat = 40000 - at, dlon = 0; break;
         }
-        vertices[n++] = (gf_point){lat + 100000 + dlat, lon + 100000 + dlon};
+        vertices[n++] = (gf_point){lat + 10000 + dlat, lon + 10000 + dlon};
     }
     static const uint32_t polygon_ends[] = {4, 8, 8 + CROWD};
     static const uint32_t square_ends[] = {4, 8};
