@@ -406,8 +406,12 @@ static inline gf_handle gf__handle_of(uint32_t slot, uint32_t generation) {
 static inline void gf__lookup_levels(const gf_table *table, const gf__box *box, uint32_t first, uint32_t *found) {
     const gf__cells *cells = &table->cells;
     const uint32_t n = table->level_count;
-    uint64_t key[GF__LEVEL_COUNT], home_key[GF__LEVEL_COUNT];
+    uint64_t key[GF__LEVEL_COUNT];
     uint32_t home[GF__LEVEL_COUNT], maybe = 0;
+    /* Per level a bit: the home slot is empty, or holds the key. Bits rather than a copy of the home slots' keys:
+     * on armhf gcc copies a 64-bit value from memory to memory through a VFP register, which the query path must
+     * not use (FPU-less units). */
+    uint32_t home_empty = 0, at_home = 0;
     for (uint32_t i = first; i < n; i++) {
         uint32_t level = table->levels[i];
         key[i] = gf__cell_key(level, box->lat_lo >> level, (uint32_t)(box->u_lo >> level));
@@ -417,11 +421,13 @@ static inline void gf__lookup_levels(const gf_table *table, const gf__box *box, 
         found[i] = GF__NIL;
         if (!((maybe >> i) & 1u)) continue;
         home[i] = gf__cell_hash(key[i], cells->shift);
-        home_key[i] = cells->slots[home[i]].key;
+        uint64_t home_key = cells->slots[home[i]].key;
+        home_empty |= (uint32_t)(home_key == 0) << i;
+        at_home |= (uint32_t)(home_key == key[i]) << i;
     }
     for (uint32_t i = first; i < n; i++) {
-        if (!((maybe >> i) & 1u) || home_key[i] == 0) continue;  /* an empty home slot: absent */
-        if (home_key[i] == key[i]) {
+        if (!((maybe >> i) & 1u) || ((home_empty >> i) & 1u)) continue;  /* an empty home slot: absent */
+        if ((at_home >> i) & 1u) {
             found[i] = home[i];
         } else {
             const gf__cell *cell = gf__cells_find(cells, key[i]);  /* further along the probe sequence, or absent */
