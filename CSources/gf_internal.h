@@ -171,7 +171,7 @@ int gf__first_shared_cell(const gf__cell_rect *probe, const gf__cell_rect *fence
  * by one of the next class; freed blocks go to a free list per class, linked through their first entry's `slot`.
  * Within a block, entries are in ascending order of fence slot: the order in which a query reports a level's hits,
  * and one that the cells of a level share, so a cursor can merge neighbouring cells' entries into the order a query
- * in any one of them would report (gf_query.c). Adding or removing moves the entries after the place up or down one.
+ * in any one of them would report (gf_cursor.c). Adding or removing moves the entries after the place up or down one.
  * Invariants (checked by gf_table_verify):
  *   - a slot is empty iff its key is 0; an occupied slot has 1 <= count <= 2^class entries at arena[offset...],
  *     in strictly ascending slot order;
@@ -204,6 +204,16 @@ typedef struct gf__entry {
                                * GF__NIL */
 } gf__entry;
 
+/* Whether two longitude ranges u_lo .. u_lo + span (modulo 360 deg) meet: one starts inside the other. The
+ * differences are taken modulo 360 deg in uint32 (3.6e9 < 2^32, so adding the span back after a wrap is exact). */
+static inline int gf__lon_overlap(uint32_t a_lo, uint32_t a_span, uint32_t b_lo, uint32_t b_span) {
+    const uint32_t lon_span = (uint32_t)GF__LON_SPAN_E7;
+    uint32_t b_after_a = b_lo >= a_lo ? b_lo - a_lo : b_lo - a_lo + lon_span;
+    if (b_after_a <= a_span) return 1;
+    uint32_t a_after_b = a_lo >= b_lo ? a_lo - b_lo : a_lo - b_lo + lon_span;
+    return a_after_b <= b_span;
+}
+
 typedef struct gf__cells {
     gf__cell *slots;
     uint32_t mask;       /* slot count - 1 */
@@ -231,7 +241,7 @@ typedef struct gf__cells {
  * bits above the lowest three); a block's 64 bits are one filter word, chosen by a second multiplicative hash of the
  * block (a different odd constant than gf__cell_hash's, so that keys sharing a hash slot do not share a word), and
  * the cell's place in the block is its bit. Why blocks: a vehicle enters a new cell of the finest level every few
- * fixes, and a cursor looks up 2 x 2 of them at once (gf_query.c); most are empty, and with a word per 8 x 8 cells it
+ * fixes, and a cursor looks up 2 x 2 of them at once (gf_cursor.c); most are empty, and with a word per 8 x 8 cells it
  * finds that in a word it has just read instead of missing the cache on a random word each time. A random fix pays
  * one word per level either way. False "maybe" rate: a word is shared by the blocks hashed to it, about
  * (occupied blocks / words), which is the rate of a bit per key hash (cells / filter bits) when occupied cells are
@@ -263,6 +273,14 @@ static inline const gf__cell *gf__cells_find(const gf__cells *cells, uint64_t ke
         if (slot->key == 0) return NULL;
         i = (i + 1) & cells->mask;
     }
+}
+
+/* The hash slot of a cell, or GF__NIL: the filter first, which answers "absent" for most empty cells without
+ * touching the slot array. */
+static inline uint32_t gf__lookup(const gf__cells *cells, uint64_t key) {
+    if (!gf__filter_maybe(cells, key)) return GF__NIL;
+    const gf__cell *cell = gf__cells_find(cells, key);
+    return cell == NULL ? GF__NIL : (uint32_t)(cell - cells->slots);
 }
 
 int gf__cells_init(gf__cells *cells, size_t *bytes);
@@ -372,5 +390,59 @@ gf__cell_rect gf__slot_rect(const gf_table *table, uint32_t slot);
 static inline gf_handle gf__handle_of(uint32_t slot, uint32_t generation) {
     return (generation << GF__SLOT_BITS) | slot;
 }
+
+/* ---- Queries and cursors (gf_query.c, gf_cursor.c) ----
+ *
+ * gf_query.c tests the fences of the cells a fix's box overlaps. A cursor (gf_cursor.c) remembers an area around an
+ * earlier fix and the index entries a box inside that area can meet, in the order gf_query reports them, so that
+ * gf_query.c tests those entries without looking cells up while the fixes stay in the area. */
+
+/* The hash slots of the cells holding the box's south-west corner at the table's levels first .. level_count - 1:
+ * found[i], GF__NIL where there is none. Inline here because both gf_query.c (a query's box in one cell, every fix
+ * without a cursor) and gf_cursor.c use it, and the query's copy must stay inlined into gf__query. Three passes over
+ * the levels (the filter words, then the home slots of the cells the filter does not rule out, then their probe
+ * sequences) rather than one level after another: a fix in a new place misses the cache on each level's filter word
+ * and hash slot, and loads that do not wait for one another's results can overlap, for a few more instructions. */
+static inline void gf__lookup_levels(const gf_table *table, const gf__box *box, uint32_t first, uint32_t *found) {
+    const gf__cells *cells = &table->cells;
+    const uint32_t n = table->level_count;
+    uint64_t key[GF__LEVEL_COUNT];
+    uint32_t home[GF__LEVEL_COUNT], maybe = 0;
+    /* Per level a bit: the home slot is empty, or holds the key. Bits rather than a copy of the home slots' keys:
+     * on armhf gcc copies a 64-bit value from memory to memory through a VFP register, which the query path must
+     * not use (FPU-less units). */
+    uint32_t home_empty = 0, at_home = 0;
+    for (uint32_t i = first; i < n; i++) {
+        uint32_t level = table->levels[i];
+        key[i] = gf__cell_key(level, box->lat_lo >> level, (uint32_t)(box->u_lo >> level));
+        maybe |= (uint32_t)gf__filter_maybe(cells, key[i]) << i;
+    }
+    for (uint32_t i = first; i < n; i++) {
+        found[i] = GF__NIL;
+        if (!((maybe >> i) & 1u)) continue;
+        home[i] = gf__cell_hash(key[i], cells->shift);
+        uint64_t home_key = cells->slots[home[i]].key;
+        home_empty |= (uint32_t)(home_key == 0) << i;
+        at_home |= (uint32_t)(home_key == key[i]) << i;
+    }
+    for (uint32_t i = first; i < n; i++) {
+        if (!((maybe >> i) & 1u) || ((home_empty >> i) & 1u)) continue;  /* an empty home slot: absent */
+        if ((at_home >> i) & 1u) {
+            found[i] = home[i];
+        } else {
+            const gf__cell *cell = gf__cells_find(cells, key[i]);  /* further along the probe sequence, or absent */
+            if (cell != NULL) found[i] = (uint32_t)(cell - cells->slots);
+        }
+    }
+}
+
+/* Whether the cursor remembers an area of this table as it is now (no add, remove or move since it looked). */
+static inline int gf__cursor_current(const gf_cursor *cursor, const gf_table *table) {
+    return cursor->table_ == table && cursor->epoch_ == table->epoch && cursor->slots_ != GF__NIL;
+}
+
+/* Makes the cursor remember the area around a box that lies in one cell of every level of a table with levels, and
+ * the reaches of a query box with this margin anywhere in it (gf_cursor.c). Never allocates. */
+void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box *box, uint32_t margin_mm);
 
 #endif /* GF_INTERNAL_H */

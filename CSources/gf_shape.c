@@ -133,6 +133,7 @@ void gf__shape_free(gf__shape *s) {
     free(s->cell_edges);
     free(s->corner_bits);
     free(s->scales);
+    free(s->fill);  /* set only by a build that failed while filling the cells */
     free(s);
 }
 
@@ -285,84 +286,98 @@ static uint32_t gf__count_cells(gf__shape *s, uint64_t *densest_cell) {
     return densest;
 }
 
-gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
-                          uint32_t half_width_mm, gf__shape **out, size_t *bytes, gf_shape_problem *problem) {
-    *out = NULL;
-    if (problem != NULL) memset(problem, 0, sizeof *problem);
-    uint32_t total = ring_ends[ring_count - 1];
-    gf__shape *s = calloc(1, sizeof *s);
-    if (s == NULL) return GF_ERR_NOMEM;
-    s->half_width_mm = half_width_mm;
-    s->ring_count = ring_count;
-    /* Each polygon ring is closed by repeating its first vertex; a corridor's path is kept as given. */
-    s->vertex_count = half_width_mm == 0 ? total + ring_count : total;
+/* The box of a shape's edges (a corridor's grown by its half-width), e7 longitudes and latitudes. */
+typedef struct gf__shape_bounds {
+    int64_t lon_lo, lon_hi, lat_lo, lat_hi;
+} gf__shape_bounds;
+
+/* Phase 1: the shape's own vertices, each polygon ring closed by repeating its first vertex (a corridor's path kept
+ * as given), and the bit of each ring's last vertex (no edge starts there). GF_OK or GF_ERR_NOMEM. */
+static gf_status gf__copy_rings(gf__shape *s, const gf_point *vertices, const uint32_t *ring_ends) {
+    uint32_t total = ring_ends[s->ring_count - 1];
+    s->vertex_count = s->half_width_mm == 0 ? total + s->ring_count : total;
     s->vertices = malloc((size_t)s->vertex_count * sizeof *s->vertices);
     s->ring_end_bits = calloc(((size_t)s->vertex_count + 63) / 64, sizeof *s->ring_end_bits);
-    if (s->vertices == NULL || s->ring_end_bits == NULL) {
-        gf__shape_free(s);
-        return GF_ERR_NOMEM;
-    }
+    if (s->vertices == NULL || s->ring_end_bits == NULL) return GF_ERR_NOMEM;
     uint32_t at = 0, start = 0;
-    for (uint32_t r = 0; r < ring_count; r++) {
+    for (uint32_t r = 0; r < s->ring_count; r++) {
         for (uint32_t v = start; v < ring_ends[r]; v++) s->vertices[at++] = vertices[v];
-        if (half_width_mm == 0) s->vertices[at++] = vertices[start];
-        s->ring_end_bits[(at - 1) >> 6] |= (uint64_t)1 << ((at - 1) & 63);  /* no edge from a ring's last vertex */
+        if (s->half_width_mm == 0) s->vertices[at++] = vertices[start];
+        s->ring_end_bits[(at - 1) >> 6] |= (uint64_t)1 << ((at - 1) & 63);
         start = ring_ends[r];
     }
+    return GF_OK;
+}
 
-    /* The box, and the grid over it: origin one unit south-west of every vertex (so the first corner of each row
-     * is outside), square cells. */
-    int64_t lon_lo = INT64_MAX, lon_hi = INT64_MIN, lat_lo = INT64_MAX, lat_hi = INT64_MIN;
+/* Phase 2: the edges' box, their count, and the grid's origin one unit south-west of every vertex (so the first
+ * corner of each row is outside). GF_ERR_SHAPE, with *problem, for no edge of non-zero length
+ * (GF_SHAPE_FAULT_ZERO_AREA), or a shape (with its half-width) that reaches across +-180 deg or spans more than half
+ * the globe (GF_SHAPE_FAULT_SPAN), whose edges would be ambiguous. */
+static gf_status gf__bound_edges(gf__shape *s, gf__shape_bounds *b, gf_shape_problem *problem) {
+    b->lon_lo = INT64_MAX, b->lon_hi = INT64_MIN, b->lat_lo = INT64_MAX, b->lat_hi = INT64_MIN;
     uint32_t edges = 0;
     for (uint32_t i = 0; i + 1 < s->vertex_count; i++) {
         if (!gf__is_edge(s, i)) continue;
         edges++;
-        int64_t a, b, c, d;
-        gf__edge_box(s, i, &a, &b, &c, &d);
-        if (a < lon_lo) lon_lo = a;
-        if (b > lon_hi) lon_hi = b;
-        if (c < lat_lo) lat_lo = c;
-        if (d > lat_hi) lat_hi = d;
+        int64_t lon_lo, lon_hi, lat_lo, lat_hi;
+        gf__edge_box(s, i, &lon_lo, &lon_hi, &lat_lo, &lat_hi);
+        if (lon_lo < b->lon_lo) b->lon_lo = lon_lo;
+        if (lon_hi > b->lon_hi) b->lon_hi = lon_hi;
+        if (lat_lo < b->lat_lo) b->lat_lo = lat_lo;
+        if (lat_hi > b->lat_hi) b->lat_hi = lat_hi;
     }
-    if (edges == 0 || lon_lo < -GF_LON_MAX_E7 || lon_hi > GF_LON_MAX_E7 || lon_hi - lon_lo > GF_LON_MAX_E7) {
-        /* No edge of non-zero length, or the shape (with its half-width) reaches across +-180 deg or spans more
-         * than half the globe: its edges would be ambiguous. */
+    if (edges == 0 || b->lon_lo < -GF_LON_MAX_E7 || b->lon_hi > GF_LON_MAX_E7
+        || b->lon_hi - b->lon_lo > GF_LON_MAX_E7) {
         if (problem != NULL) {
             problem->fault = edges == 0 ? GF_SHAPE_FAULT_ZERO_AREA : GF_SHAPE_FAULT_SPAN;
-            problem->at = vertices[0];
+            problem->at = s->vertices[0];  /* the caller's first vertex */
         }
-        gf__shape_free(s);
         return GF_ERR_SHAPE;
     }
     s->edge_count = edges;
-    s->x0 = lon_lo - 1;
-    s->y0 = lat_lo - 1;
-    int64_t width = lon_hi - s->x0 + 1, height = lat_hi - s->y0 + 1;
-    /* The cells: about one per edge to start with, then coarser until the edges' entries fit the budget
-     * (GF__ENTRIES_PER_EDGE per edge), or finer (up to 4 steps) while a cell lists too many: each try costs
-     * O(edges + budget + cells), and there are at most 36 of them, so the build is O(V log) in time and O(V) in
-     * memory for any shape (a fan of long edges, many coincident rings). */
+    s->x0 = b->lon_lo - 1;
+    s->y0 = b->lat_lo - 1;
+    return GF_OK;
+}
+
+/* Where a crowded cell is: its middle, within the edges' box (so a valid coordinate). */
+static gf_point gf__cell_middle(const gf__shape *s, const gf__shape_bounds *b, uint64_t cell) {
+    int64_t half = ((int64_t)1 << s->shift) / 2;
+    int64_t lat = s->y0 + ((int64_t)(cell / s->gx) << s->shift) + half;
+    int64_t lon = s->x0 + ((int64_t)(cell % s->gx) << s->shift) + half;
+    gf_point middle = {(int32_t)(lat < b->lat_lo ? b->lat_lo : lat > b->lat_hi ? b->lat_hi : lat),
+                       (int32_t)(lon < b->lon_lo ? b->lon_lo : lon > b->lon_hi ? b->lon_hi : lon)};
+    return middle;
+}
+
+/* Phase 3: the cell size, and each cell's edge count in s->cell_start[cell + 1]. About one cell per edge to start
+ * with, then coarser until the edges' entries fit the budget (GF__ENTRIES_PER_EDGE per edge), or finer (up to 4
+ * steps) while a cell lists more than GF_SHAPE_CELL_EDGES_MAX edges (detail crowded in one place of a large shape),
+ * as long as the finer grid keeps to the budget and to GF__CELLS_PER_EDGE cells per edge. Each try costs O(edges +
+ * budget + cells), and there are at most 36 of them, so the build is O(V log) in time and O(V) in memory for any
+ * shape (a fan of long edges, many coincident rings). GF_ERR_NOMEM; GF_ERR_SHAPE with *problem
+ * (GF_SHAPE_FAULT_DENSE) when too many edges lie near one place for any grid within the budget: a query there would
+ * walk them all. */
+static gf_status gf__size_grid(gf__shape *s, const gf__shape_bounds *b, gf_shape_problem *problem) {
+    const uint32_t edges = s->edge_count;
+    const int64_t width = b->lon_hi - s->x0 + 1, height = b->lat_hi - s->y0 + 1;
     uint32_t shift = 0;
     while ((((width - 1) >> shift) + 1) * (((height - 1) >> shift) + 1) > (int64_t)(edges < 4 ? 4 : edges)) shift++;
-    uint64_t budget = (uint64_t)edges * GF__ENTRIES_PER_EDGE + 64;
+    const uint64_t budget = (uint64_t)edges * GF__ENTRIES_PER_EDGE + 64;
     for (;; shift++) {
         gf__set_shift(s, shift, width, height);
         if (gf__count_entries(s, budget) <= budget || (s->gx == 1 && s->gy == 1)) break;
     }
-    /* Where that grid leaves more than GF_SHAPE_CELL_EDGES_MAX edges in a cell (detail crowded in one place of a
-     * large shape), finer grids, as long as they keep to the budget and to GF__CELLS_PER_EDGE cells per edge. */
     uint64_t densest_cell = 0;
     uint32_t densest = 0;
     for (uint32_t fit = shift;; shift--) {
         free(s->cell_start);
         s->cell_start = calloc((size_t)s->gx * s->gy + 1, sizeof *s->cell_start);
-        if (s->cell_start == NULL) {
-            gf__shape_free(s);
-            return GF_ERR_NOMEM;
-        }
+        if (s->cell_start == NULL) return GF_ERR_NOMEM;
         densest = gf__count_cells(s, &densest_cell);
         if (densest <= GF_SHAPE_CELL_EDGES_MAX || shift == 0 || fit - shift >= 4) break;
-        uint32_t finer_gx = (uint32_t)(((width - 1) >> (shift - 1)) + 1), finer_gy = (uint32_t)(((height - 1) >> (shift - 1)) + 1);
+        uint32_t finer_gx = (uint32_t)(((width - 1) >> (shift - 1)) + 1);
+        uint32_t finer_gy = (uint32_t)(((height - 1) >> (shift - 1)) + 1);
         if ((uint64_t)finer_gx * finer_gy > (uint64_t)edges * GF__CELLS_PER_EDGE + 64) break;
         gf__set_shift(s, shift - 1, width, height);
         if (gf__count_entries(s, budget) > budget) {
@@ -371,45 +386,38 @@ gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, u
         }
     }
     if (densest > GF_SHAPE_CELL_EDGES_MAX) {
-        /* Too many edges near one place for any grid within the budget: a query there would walk them all. */
         if (problem != NULL) {
-            /* Where: the cell's middle, within the vertices' box (so a valid coordinate). */
-            int64_t half = ((int64_t)1 << s->shift) / 2;
-            int64_t lat = s->y0 + ((int64_t)(densest_cell / s->gx) << s->shift) + half;
-            int64_t lon = s->x0 + ((int64_t)(densest_cell % s->gx) << s->shift) + half;
             problem->fault = GF_SHAPE_FAULT_DENSE;
-            problem->at.lat = (int32_t)(lat < lat_lo ? lat_lo : lat > lat_hi ? lat_hi : lat);
-            problem->at.lon = (int32_t)(lon < lon_lo ? lon_lo : lon > lon_hi ? lon_hi : lon);
+            problem->at = gf__cell_middle(s, b, densest_cell);
         }
-        gf__shape_free(s);
         return GF_ERR_SHAPE;
     }
-    uint64_t cells = (uint64_t)s->gx * s->gy;
+    return GF_OK;
+}
 
-    /* Edge lists per cell: the counts above, summed into compressed rows, then filled. */
+/* Phase 4: the edge lists per cell: the counts of phase 3 summed into compressed rows, then filled. GF_OK or
+ * GF_ERR_NOMEM. */
+static gf_status gf__fill_cells(gf__shape *s) {
+    uint64_t cells = (uint64_t)s->gx * s->gy;
     for (uint64_t c = 0; c < cells; c++) s->cell_start[c + 1] += s->cell_start[c];
     uint64_t entries = s->cell_start[cells];
     s->cell_edges = malloc((size_t)(entries == 0 ? 1 : entries) * sizeof *s->cell_edges);
     s->fill = calloc((size_t)cells, sizeof *s->fill);
-    if (s->cell_edges == NULL || s->fill == NULL) {
-        free(s->fill);
-        s->fill = NULL;
-        gf__shape_free(s);
-        return GF_ERR_NOMEM;
-    }
+    if (s->cell_edges == NULL || s->fill == NULL) return GF_ERR_NOMEM;
     gf__walk_edge_cells(s);
     free(s->fill);
     s->fill = NULL;
+    return GF_OK;
+}
 
-    /* Polygon: the inside bit of every cell's south-west corner, row line by row line. */
-    if (half_width_mm == 0) {
-        s->corner_bits = calloc(((size_t)cells + 63) / 64, sizeof *s->corner_bits);
-        uint8_t *flips = calloc((size_t)s->gy * (s->gx + 1), 1);
-        if (s->corner_bits == NULL || flips == NULL) {
-            free(flips);
-            gf__shape_free(s);
-            return GF_ERR_NOMEM;
-        }
+/* Phase 5, polygons: the inside bit of every cell's south-west corner, row line by row line. GF_OK or
+ * GF_ERR_NOMEM. */
+static gf_status gf__mark_corners(gf__shape *s) {
+    uint64_t cells = (uint64_t)s->gx * s->gy;
+    s->corner_bits = calloc(((size_t)cells + 63) / 64, sizeof *s->corner_bits);
+    uint8_t *flips = calloc((size_t)s->gy * (s->gx + 1), 1);
+    const gf_status status = s->corner_bits != NULL && flips != NULL ? GF_OK : GF_ERR_NOMEM;
+    if (status == GF_OK) {
         gf__corner_flips(s, flips);
         for (uint32_t row = 0; row < s->gy; row++) {
             /* Corner col is flipped by the edges met east of it: those recorded at col + 1 .. gx. */
@@ -423,33 +431,36 @@ gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, u
                 }
             }
         }
-        free(flips);
     }
+    free(flips);
+    return status;
+}
 
-    /* Local frame scales per latitude band over the box. */
+/* Phase 6: the local frame's scales per latitude band over the box. GF_OK or GF_ERR_NOMEM. */
+static gf_status gf__measure_scales(gf__shape *s, const gf__shape_bounds *b) {
     s->band_lat0 = (int32_t)((s->y0 >> GF__BAND_SHIFT) * ((int64_t)1 << GF__BAND_SHIFT));  /* floor to a band */
-    s->band_count = (uint32_t)(((lat_hi - s->band_lat0) >> GF__BAND_SHIFT) + 1);
+    s->band_count = (uint32_t)(((b->lat_hi - s->band_lat0) >> GF__BAND_SHIFT) + 1);
     s->scales = malloc((size_t)s->band_count * 2 * sizeof *s->scales);
-    if (s->scales == NULL) {
-        gf__shape_free(s);
-        return GF_ERR_NOMEM;
-    }
+    if (s->scales == NULL) return GF_ERR_NOMEM;
     for (uint32_t band = 0; band < s->band_count; band++) {
         int64_t mid = (int64_t)s->band_lat0 + ((int64_t)band << GF__BAND_SHIFT) + (1 << (GF__BAND_SHIFT - 1));
         if (mid > GF_LAT_MAX_E7) mid = GF_LAT_MAX_E7;
         gf__scales_at((int32_t)mid, &s->scales[2 * band], &s->scales[2 * band + 1]);
     }
+    return GF_OK;
+}
 
-    /* The index box: the vertices' box (corridors: grown by W), plus the core's slack. */
-    gf_point sw = {(int32_t)(lat_lo < -GF_LAT_MAX_E7 ? -GF_LAT_MAX_E7 : lat_lo), 0};
+/* Phase 7: the index box: the edges' box (corridors: grown by W), plus the core's slack, as grid offsets. */
+static void gf__set_index_box(gf__shape *s, const gf__shape_bounds *b) {
+    gf_point sw = {(int32_t)(b->lat_lo < -GF_LAT_MAX_E7 ? -GF_LAT_MAX_E7 : b->lat_lo), 0};
     gf__box slack = gf__box_around(sw, GF__BOX_SLACK_MM);
     int64_t lat_slack = (int64_t)slack.lat_hi - slack.lat_lo, lon_slack = slack.u_hi - slack.u_lo;
-    int64_t box_lat_lo = lat_lo - lat_slack, box_lat_hi = lat_hi + lat_slack;
+    int64_t box_lat_lo = b->lat_lo - lat_slack, box_lat_hi = b->lat_hi + lat_slack;
     if (box_lat_lo < -GF_LAT_MAX_E7) box_lat_lo = -GF_LAT_MAX_E7;
     if (box_lat_hi > GF_LAT_MAX_E7) box_lat_hi = GF_LAT_MAX_E7;
     s->box.lat_lo = (uint32_t)(box_lat_lo + GF_LAT_MAX_E7);
     s->box.lat_hi = (uint32_t)(box_lat_hi + GF_LAT_MAX_E7);
-    int64_t u_lo = lon_lo - lon_slack - 2 + GF_LON_MAX_E7, u_hi = lon_hi + lon_slack + 2 + GF_LON_MAX_E7;
+    int64_t u_lo = b->lon_lo - lon_slack - 2 + GF_LON_MAX_E7, u_hi = b->lon_hi + lon_slack + 2 + GF_LON_MAX_E7;
     s->box.full_lon = u_hi - u_lo >= GF__LON_SPAN_E7 - 1;
     if (s->box.full_lon) {
         u_lo = 0;
@@ -463,15 +474,46 @@ gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, u
     }
     s->box.u_lo = u_lo;
     s->box.u_hi = u_hi;
+}
 
-    s->bytes = sizeof *s + (size_t)s->vertex_count * sizeof *s->vertices
-             + ((size_t)s->vertex_count + 63) / 64 * sizeof *s->ring_end_bits
-             + ((size_t)cells + 1) * sizeof *s->cell_start + (size_t)entries * sizeof *s->cell_edges
-             + (half_width_mm == 0 ? ((size_t)cells + 63) / 64 * sizeof *s->corner_bits : 0)
-             + (size_t)s->band_count * 2 * sizeof *s->scales;
-    *bytes += s->bytes;
-    *out = s;
-    return GF_OK;
+/* The bytes a built shape holds (what gf_table_memory counts for it). */
+static size_t gf__shape_bytes(const gf__shape *s) {
+    uint64_t cells = (uint64_t)s->gx * s->gy;
+    return sizeof *s + (size_t)s->vertex_count * sizeof *s->vertices
+         + ((size_t)s->vertex_count + 63) / 64 * sizeof *s->ring_end_bits
+         + ((size_t)cells + 1) * sizeof *s->cell_start + (size_t)s->cell_start[cells] * sizeof *s->cell_edges
+         + (s->half_width_mm == 0 ? ((size_t)cells + 63) / 64 * sizeof *s->corner_bits : 0)
+         + (size_t)s->band_count * 2 * sizeof *s->scales;
+}
+
+/* The phases in order, each run only when the ones before it succeeded; on any failure everything allocated so far
+ * is freed in one place (gf__shape_free, which takes a partly built shape). */
+gf_status gf__shape_build(const gf_point *vertices, const uint32_t *ring_ends, uint32_t ring_count,
+                          uint32_t half_width_mm, gf__shape **out, size_t *bytes, gf_shape_problem *problem) {
+    *out = NULL;
+    if (problem != NULL) memset(problem, 0, sizeof *problem);
+    gf__shape_bounds bounds;
+    gf__shape *s = calloc(1, sizeof *s);
+    gf_status status = GF_ERR_NOMEM;
+    if (s != NULL) {
+        s->half_width_mm = half_width_mm;
+        s->ring_count = ring_count;
+        status = gf__copy_rings(s, vertices, ring_ends);
+    }
+    if (status == GF_OK) status = gf__bound_edges(s, &bounds, problem);
+    if (status == GF_OK) status = gf__size_grid(s, &bounds, problem);
+    if (status == GF_OK) status = gf__fill_cells(s);
+    if (status == GF_OK && half_width_mm == 0) status = gf__mark_corners(s);
+    if (status == GF_OK) status = gf__measure_scales(s, &bounds);
+    if (status == GF_OK) {
+        gf__set_index_box(s, &bounds);
+        s->bytes = gf__shape_bytes(s);
+        *bytes += s->bytes;
+        *out = s;
+    } else {
+        gf__shape_free(s);
+    }
+    return status;
 }
 
 /* ---- The per-fix test ---- */
