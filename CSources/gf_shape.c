@@ -692,6 +692,10 @@ static void gf__second_pass(const gf__shape *s, uint32_t i, gf__nearest *n) {
     }
 }
 
+/* The largest measured distance that may belong to a fix exactly on an edge: the measure's error bound near 0 (20 mm,
+ * geofence.h), with room to spare. */
+#define GF__ON_EDGE_CHECK_MM 32
+
 /* Whether the fix lies exactly on an edge of its cell (so on the polygon's boundary: distance 0). */
 static int gf__on_boundary(const gf__shape *s, int64_t fx, int64_t fy) {
     if (fx < s->x0 || fy < s->y0 || fx >= s->x0 + ((int64_t)s->gx << s->shift)
@@ -764,6 +768,12 @@ int gf__shape_test(const gf__shape *s, gf_point fix, gf__ecef *fix_ecef, int *fi
                     }
                 }
     }
+    /* A fix exactly on a polygon's edge is at distance 0, whatever the measure's rounding gave (at most its 20 mm
+     * error, so only a measure that small is checked): the fix that is a hit at margin 0 (the boundary, above) stays
+     * a hit at every larger margin. */
+    if (polygon && (n.have & GF__HAVE_MM) && n.best_mm > 0 && n.best_mm <= GF__ON_EDGE_CHECK_MM
+        && gf__on_boundary(s, fix_lon, fix.lat))
+        n.best_mm = 0;
     /* How far the search reached for sure: the distance from the fix to the nearest side of the searched area that
      * is not the grid's own edge (beyond which there are no edges), as a lower bound in mm. */
     int64_t reach_e7 = INT64_MAX;

@@ -204,8 +204,41 @@ static void check_on_edges(gf_table *table, const shape *s, ct_rng *rng) {
         for (size_t j = 0; j < na && j < HIT_BUFFER; j++) in_a |= a[j].handle == s->handle;
         CT_CHECK(na == nb && memcmp(a, b, na * sizeof *a) == 0, "tracked differs on a vertex");
         CT_CHECK(in_a == in_c, "vertex (%d, %d): one table says %d, another %d", p.lat, p.lon, in_a, in_c);
+        /* A polygon's vertex is on its boundary, at distance 0: a hit at every margin, never only at margin 0 (the
+         * measure's few mm of rounding there once dropped it at margins below them). */
+        if (s->half_width_mm != 0) continue;
+        static const uint32_t margins[] = {1, 2, 3, 5, 8, 13, 21, 1000};
+        for (size_t m = 0; m < sizeof margins / sizeof *margins; m++) {
+            gf_query(other, p, margins[m], c, HIT_BUFFER, &nc);
+            CT_CHECK(nc == 1 && c[0].distance_mm == 0, "vertex (%d, %d) at margin %u mm: %zu hits, distance %d",
+                     p.lat, p.lon, margins[m], nc, nc ? c[0].distance_mm : 0);
+        }
     }
     gf_table_destroy(other);
+}
+
+/* Regression (found by fuzz-core, 2026-12-01): a fix in the middle of an edge along a parallel at -81.6 deg measured
+ * 4 mm from it, so gf_query found it at margin 0 (the exact boundary test) but not at margins 1 ... 3 mm. */
+static void check_on_edge_at_small_margins(void) {
+    static const int32_t lons[] = {-1773784064, -1773784053, -1773784064, -1773784072, -1773784064, -1773784064,
+                                   -1773784064, -1773784064, -1773784064, -1773784064, -1773784064, -1773784064,
+                                   -1773784057, -1773784064};
+    gf_point v[14];
+    for (int i = 0; i < 14; i++) v[i] = (gf_point){-816113920, lons[i]};
+    const uint32_t ends[] = {11, 14};
+    gf_table *table = NULL;
+    CT_STATUS(gf_table_create(2, &table), GF_OK, "gf_table_create");
+    gf_handle h;
+    CT_STATUS(gf_polygon_add(table, v, ends, 2, &h), GF_OK, "gf_polygon_add of a ring set along a parallel");
+    gf_point fix = {-816113920, -1773784054};
+    for (uint32_t margin = 0; margin <= 40; margin++) {
+        gf_hit hit = {0, 0};
+        size_t count = 0;
+        gf_query(table, fix, margin, &hit, 1, &count);
+        CT_CHECK(count == 1 && hit.distance_mm == 0, "on an edge at -81.6 deg, margin %u mm: %zu hits, distance %d",
+                 margin, count, hit.distance_mm);
+    }
+    gf_table_destroy(table);
 }
 
 /* Ties: polygons on a lattice of K = 1000 e7 (11 m), queried at every lattice point around them, so that the fix's
@@ -259,6 +292,7 @@ static void check_ties(ct_rng *rng) {
 
 void test_shapes(void) {
     ct_rng rng = ct_rng_seeded(0x7368617065ULL);  /* "shape" */
+    check_on_edge_at_small_margins();
     static shape shapes[8];
     gf_table *table = NULL;
     CT_STATUS(gf_table_create(1000, &table), GF_OK, "gf_table_create");
