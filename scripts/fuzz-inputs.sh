@@ -34,7 +34,8 @@ fi
 seconds_per_target=$(( total_seconds / ${#targets[@]} ))
 
 # -O keeps the fuzzers fast; -g gives ASan reports file and line.
-swift_flags=(-swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address)
+# -package-name: the modules share `package` declarations, as SwiftPM builds them (it names the package for them).
+swift_flags=(-swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -package-name Geofencing)
 
 build_libraries() {
     echo "fuzz-inputs: building the C core, Geofencing and GeofencingInputs (instrumented) in $build"
