@@ -54,7 +54,7 @@ module CGeofence {
 EOF
     swiftc "${swift_flags[@]}" -module-name Geofencing -I "$build/cgeofence" -wmo \
         -emit-module -emit-module-path "$build/modules/Geofencing.swiftmodule" \
-        -c Sources/Geofencing/*.swift -o "$build/obj/Geofencing.o"
+        -c $(find Sources/Geofencing -name '*.swift' | sort) -o "$build/obj/Geofencing.o"
     swiftc "${swift_flags[@]}" -module-name GeofencingInputs -I "$build/cgeofence" -I "$build/modules" -wmo \
         -emit-module -emit-module-path "$build/modules/GeofencingInputs.swiftmodule" \
         $(printf '%s\n' Sources/GeofencingInputs/*.swift Sources/GeofencingInputs/*/*.swift | sort) \

@@ -1,0 +1,65 @@
+import CGeofence
+import Foundation
+
+/// The passes between two fixes: enter and exit for a region the straight segment between two consecutive usable
+/// fixes passes through while both fixes leave it outside.
+extension MonitorEngine {
+    /// Enter and exit for regions the straight segment between two usable fixes passes through while both fixes
+    /// leave them outside. Candidates come from one query at the segment's midpoint with half its length as margin.
+    func interpolatePasses(from start: (fix: Fix, point: gf_point), to end: (fix: Fix, point: gf_point),
+                                   accuracy: Double) {
+        let length = CoreFenceTable.distance(start.point, end.point)
+        let duration = end.fix.timestamp.timeIntervalSince(start.fix.timestamp)
+        guard length > 0, duration > 0, length <= duration * configuration.maximumInterpolationSpeed else { return }
+        let mid = SegmentPass.point(at: 0.5, from: start.fix.coordinate, to: end.fix.coordinate)
+        guard let midPoint = CoreFenceTable.point(mid) else { return }
+        let margin = UInt32(min(Double(GF_MARGIN_MAX_MM), (length / 2 + 1) * 1000))
+        let accuracyBoth = max(accuracy, start.fix.horizontalAccuracy ?? 0)
+        var crossings: [(time: Date, slot: Int, kind: RegionEvent.Kind, fraction: Double)] = []
+        table.query(midPoint, marginMillimetres: margin, following: .segments) { hits in
+            for hit in hits {
+                let slot = recordSlot(of: hit.handle)
+                let record = records[slot]!
+                guard record.state == .outside else { continue }
+                let depth = max(record.hysteresis, accuracyBoth)
+                // The end fix must leave it outside too (otherwise this fix's ordinary enter rule speaks).
+                let endDistance = distanceToDecide(end.point, record, threshold: depth)
+                guard endDistance > -depth,
+                      let pass = pass(through: record, depth: depth, from: start, to: end, length: length)
+                else { continue }
+                records[slot]!.eventAtFix = fixNumber
+                if approach.isActive { approach.entered(regionSlot: slot) }
+                if record.region.notifyOnEntry {
+                    crossings.append((start.fix.timestamp + pass.entry * duration, slot, .enter, pass.entry))
+                }
+                if record.region.notifyOnExit {
+                    crossings.append((start.fix.timestamp + pass.exit * duration, slot, .exit, pass.exit))
+                }
+            }
+        }
+        // In the order the vehicle made them (the core returns hits in index order, and passes through overlapping
+        // regions interleave); ties by slot, and a region's enter before its exit.
+        crossings.sort { ($0.time, $0.slot, $0.kind == .exit ? 1 : 0) < ($1.time, $1.slot, $1.kind == .exit ? 1 : 0) }
+        for crossing in crossings {
+            let point = SegmentPass.point(at: crossing.fraction, from: start.fix.coordinate, to: end.fix.coordinate)
+            emit(crossing.kind, crossing.slot, state: crossing.kind == .enter ? .inside : .outside,
+                 time: crossing.time, at: point, distance: 0, interpolated: true)
+        }
+    }
+
+    /// Where the segment between two fixes passes through a region at least `depth` inside: a circle's in closed
+    /// form, a polygon's or corridor's by stepping along the segment with the core's distances.
+    private func pass(through record: RegionRecord, depth: Double, from start: (fix: Fix, point: gf_point),
+                      to end: (fix: Fix, point: gf_point), length: Double) -> SegmentPass? {
+        if case .circle(let center, let radius) = record.region.shape {
+            return SegmentPass.through(
+                center: center, radius: radius, depth: depth, from: start.fix.coordinate, to: end.fix.coordinate)
+        }
+        let limit = length + depth + 1
+        return SegmentPass.through(length: length, depth: depth) { u in
+            let coordinate = SegmentPass.point(at: u, from: start.fix.coordinate, to: end.fix.coordinate)
+            guard let point = CoreFenceTable.point(coordinate) else { return .infinity }
+            return table.distance(from: point, to: record.handle, limit: limit)
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import CGeofence
+import Foundation
+
+/// Everything `RegionMonitor` guards with its lock: the core's fence table, the regions, and the rules that turn
+/// fixes into events. Not thread-safe on its own.
+///
+/// The rules (README "Event semantics"; s = signed distance from the boundary, negative inside; h = the region's
+/// hysteresis; a = the fix's horizontal accuracy, 0 when unknown; threshold = max(h, a)):
+/// - inside -> outside (exit)  when s >= +threshold
+/// - outside -> inside (enter) when s <= -threshold
+/// - unknown, first determination: inside when s <= -a, outside when s > a (no hysteresis: nothing to flap from);
+///   otherwise it stays unknown. A `determined` event (an enter with `reportsInitialInsideAsEnter`).
+/// - unknown after an outage: the state before the outage stands unless the fix is past the boundary by the
+///   threshold, which is an enter or exit flagged `inferred`; otherwise a `determined` event with that state.
+/// - Observations reach the rules through the GNSS time guard (`GNSSTimeGuard`, `observe(_:)`): a time that jumps
+///   forward by more than `outageTimeout` or goes back waits for the observations after it to confirm it.
+/// - A fix with an invalid coordinate or accuracy worse than `maximumAccuracy` is not usable: it only advances time.
+/// - No usable fix for `outageTimeout` seconds of GNSS time: every known state becomes unknown.
+/// - Two consecutive usable fixes at most `maximumInterpolationGap` apart and no faster apart than
+///   `maximumInterpolationSpeed`, a region outside at both, and the segment between them passing at least the
+///   threshold inside: an enter and an exit, interpolated.
+/// - A region with a dwell time: one dwell event once inside for that long.
+/// - A region with an approach alarm: one approach event when the vehicle's straight line reaches it within the
+///   alarm's lead time (`ApproachTracker`, `RegionEvent.Kind.approach`).
+/// Work per fix: the core's query (fences near the fix), the regions inside, the regions not yet determined; with
+/// approach alarms, the tracker's own query of the regions that have one.
+///
+/// This file holds the engine's state and the order of work for each observation; the regions are kept in
+/// RegionRegistry.swift, the rules for one fix in TransitionRules.swift, the passes between fixes in
+/// InterpolatedPasses.swift. The state is internal rather than private only so that those extensions reach it:
+/// nothing outside the engine touches it.
+final class MonitorEngine {
+    let configuration: MonitorConfiguration
+    let table: CoreFenceTable
+    var records: [RegionRecord?] = []
+    var freeRecordSlots: [Int] = []
+    /// Record slot of each core slot's fence (-1: none): the core's hits name core slots.
+    var recordSlotByCoreSlot: [Int32] = []
+    var slotByIdentifier: [String: Int] = [:]
+    var inside = SlotList()
+    var undetermined = SlotList()
+    var dwelling = SlotList()  // inside, with a dwell time, not yet reported
+    var requested = SlotList()  // requestState(for:) before any usable fix
+    let approach: ApproachTracker
+    var fixNumber: UInt64 = 0
+    var lastUsable: (fix: Fix, point: gf_point)?
+    private var lastObservation: Date?
+    private var inOutage = false
+    private var timeGuard: GNSSTimeGuard
+    private var nextSequence: UInt64
+    var events: [MonitorEvent] = []
+
+    init(configuration: MonitorConfiguration) throws(RegionMonitorError) {
+        guard configuration.capacity >= 1, configuration.capacity <= Int(GF_CAPACITY_MAX) else {
+            throw .capacityReached(configuration.capacity)
+        }
+        self.configuration = configuration
+        self.table = try CoreFenceTable(capacity: configuration.capacity)
+        self.approach = ApproachTracker(capacity: configuration.capacity)
+        self.nextSequence = configuration.firstSequence
+        self.timeGuard = GNSSTimeGuard(
+            maximumStep: configuration.outageTimeout, confirmations: configuration.timeBaseConfirmation)
+    }
+
+    // MARK: - Observations
+
+    /// What the GNSS time guard saw so far.
+    var timeStatistics: GNSSTimeStatistics { timeGuard.statistics }
+
+    /// Passes one observation through the GNSS time guard (`GNSSTimeGuard`) and applies what it lets through;
+    /// returns the events caused, in order.
+    func observe(_ observation: Observation) -> [MonitorEvent] {
+        let admission = timeGuard.admit(observation)
+        if let step = admission.step, step < 0 { shiftTimeBase(by: step) }
+        var caused: [MonitorEvent] = []
+        for admitted in admission.observations {
+            switch admitted {
+            case .fix(let fix): caused += process(fix)
+            case .noFix(let time): caused += processNoFix(at: time)
+            }
+        }
+        return caused
+    }
+
+    /// Moves every time the rules keep by `step` seconds, for a time base adopted backwards: the rules go on as if
+    /// no time had passed between the old base's last observation and the new base's first (how much did is not
+    /// known). The states stand (the next fix judges them with the hysteresis, as always); a dwell clock keeps the
+    /// time it has counted; the outage clock runs from the last usable fix as before; nothing is interpolated
+    /// across the step (the last usable fix and the first new one are at most zero seconds apart); the approach
+    /// alarms' motion window starts afresh (a velocity fitted across the step would be wrong).
+    private func shiftTimeBase(by step: TimeInterval) {
+        lastObservation = lastObservation.map { $0 + step }
+        if let last = lastUsable {
+            var fix = last.fix
+            fix.timestamp += step
+            lastUsable = (fix, last.point)
+        }
+        for slot in records.indices where records[slot]?.insideSince != nil {
+            records[slot]!.insideSince! += step
+        }
+        approach.shiftTimeBase(by: step)
+    }
+
+    /// Applies one fix; returns the events it caused, in order.
+    func process(_ fix: Fix) -> [MonitorEvent] {
+        events.removeAll(keepingCapacity: events.capacity <= 4096)
+        if let last = lastObservation, fix.timestamp < last { return [] }  // out of order: ignored
+        guard let point = usablePoint(of: fix) else {
+            observeWithoutFix(at: fix.timestamp)
+            return events
+        }
+        lastObservation = fix.timestamp
+        checkOutage(at: fix.timestamp)
+        fixNumber += 1
+        let accuracy = fix.horizontalAccuracy ?? 0
+
+        if let previous = lastUsable, !inOutage,
+           fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
+            interpolatePasses(from: previous, to: (fix, point), accuracy: accuracy)
+        }
+        table.query(point, marginMillimetres: 0, following: .fixes) { hits in
+            for hit in hits {
+                let slot = recordSlot(of: hit.handle)
+                records[slot]!.seenAtFix = fixNumber
+                let distance = depth(of: slot, hit: Double(hit.distance_mm) / 1000, at: point, accuracy: accuracy)
+                judge(slot, distance: distance, fix: fix, accuracy: accuracy)
+            }
+        }
+        // Regions inside or undetermined that the query did not return are outside by more than 0 m: measure them.
+        // Downward iteration stays valid while judge() removes the current slot (the last one moves into its place).
+        var index = inside.count - 1
+        while index >= 0 {
+            judgeUnseen(inside.slots[index], at: point, fix: fix, accuracy: accuracy)
+            index = min(index - 1, inside.count - 1)
+        }
+        index = undetermined.count - 1
+        while index >= 0 {
+            judgeUnseen(undetermined.slots[index], at: point, fix: fix, accuracy: accuracy)
+            index = min(index - 1, undetermined.count - 1)
+        }
+        if approach.isActive { reportApproaches(at: fix, point: point) }
+        reportDwells(at: fix, point: point)
+        answerRequests(at: fix, point: point)
+        lastUsable = (fix, point)
+        inOutage = false
+        return events
+    }
+
+    /// A time without a usable fix (gpsd mode 0/1, a fix too inaccurate): only the outage rule can act.
+    func processNoFix(at time: Date) -> [MonitorEvent] {
+        events.removeAll(keepingCapacity: events.capacity <= 4096)
+        if let last = lastObservation, time < last { return [] }
+        observeWithoutFix(at: time)
+        return events
+    }
+
+    private func observeWithoutFix(at time: Date) {
+        lastObservation = time
+        checkOutage(at: time)
+    }
+
+    private func usablePoint(of fix: Fix) -> gf_point? {
+        // A negative accuracy is CoreLocation's mark of an invalid position; NaN and too-large ones are unusable too.
+        if let accuracy = fix.horizontalAccuracy, !(accuracy >= 0 && accuracy <= configuration.maximumAccuracy) {
+            return nil
+        }
+        return CoreFenceTable.point(fix.coordinate)
+    }
+
+    /// Starts an outage when the last usable fix is older than the timeout: every known state becomes unknown.
+    private func checkOutage(at time: Date) {
+        guard let last = lastUsable, !inOutage,
+              time.timeIntervalSince(last.fix.timestamp) > configuration.outageTimeout else { return }
+        inOutage = true
+        for slot in records.indices {
+            guard let record = records[slot], record.state != .unknown else { continue }
+            records[slot]!.stateBeforeOutage = record.state
+            setState(slot, .unknown, since: time)
+            emit(.determined, slot, state: .unknown, time: time, at: last.fix.coordinate, distance: nil)
+        }
+    }
+
+    // MARK: - Bookkeeping
+
+    func setState(_ slot: Int, _ state: RegionState, since time: Date) {
+        records[slot]!.state = state
+        switch state {
+        case .inside:
+            inside.insert(slot)
+            undetermined.remove(slot)
+            records[slot]!.insideSince = time
+            if approach.isActive { approach.entered(regionSlot: slot) }
+        case .outside:
+            inside.remove(slot)
+            undetermined.remove(slot)
+            records[slot]!.insideSince = nil
+            records[slot]!.dwellReported = false
+        case .unknown:
+            inside.remove(slot)
+            undetermined.insert(slot)
+        }
+        updateDwelling(slot)
+    }
+
+    /// Keeps `dwelling` = inside, with a dwell time, not yet reported.
+    func updateDwelling(_ slot: Int) {
+        guard let record = records[slot] else { return }
+        if record.state == .inside, record.region.dwellTime != nil, !record.dwellReported {
+            dwelling.insert(slot)
+        } else {
+            dwelling.remove(slot)
+        }
+    }
+
+    func emit(
+        _ kind: RegionEvent.Kind, _ slot: Int, state: RegionState, time: Date, at coordinate: Coordinate,
+        distance: Double?, inferred: Bool = false, interpolated: Bool = false
+    ) {
+        // An approach reports no state: it neither stands for this fix's transition nor answers a state request.
+        if kind != .approach { records[slot]!.eventAtFix = fixNumber }
+        let event = RegionEvent(
+            sequence: nextSequence, kind: kind, region: records[slot]!.region, state: state, time: time,
+            coordinate: coordinate, distance: distance, inferred: inferred, interpolated: interpolated)
+        nextSequence &+= 1  // wraps after 2^64 - 1 instead of trapping (a restored store may start anywhere)
+        events.append(.region(event))
+    }
+}

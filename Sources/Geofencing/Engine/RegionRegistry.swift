@@ -1,0 +1,159 @@
+import CGeofence
+import Foundation
+
+/// The engine's region registry: adding, replacing, restoring and removing regions, each region's record slot,
+/// and the map from the core's slots and the identifiers to those slots.
+extension MonitorEngine {
+    var regions: [Region] { records.compactMap { $0?.region } }
+
+    func state(for identifier: String) -> RegionState? {
+        slotByIdentifier[identifier].flatMap { records[$0]?.state }
+    }
+
+    /// Adds or replaces a region. Returns the events to deliver (didStartMonitoring).
+    func start(_ region: Region) throws(RegionMonitorError) -> [MonitorEvent] {
+        let shape = try Self.validate(region)
+        let hysteresis = region.hysteresis ?? configuration.hysteresis(for: region.shape)
+        if let slot = slotByIdentifier[region.identifier], var record = records[slot] {
+            // Replacement keeps the state: the next fix judges the new shape with the usual hysteresis, so a
+            // vehicle the new shape still contains sees no exit and enter.
+            let handle = try table.replace(record.handle, with: shape)
+            do throws(RegionMonitorError) {
+                try approach.update(regionSlot: slot, region: region, shape: shape)
+            } catch {
+                // Out of memory in the alarm table: put the old shape back (one the table held a moment ago), so
+                // that a failure changes nothing.
+                if let old = try? Self.validate(record.region), let back = try? table.replace(handle, with: old) {
+                    link(coreHandle: back, to: slot, replacing: handle)
+                    records[slot]!.handle = back
+                } else {
+                    link(coreHandle: handle, to: slot, replacing: record.handle)
+                    records[slot]!.handle = handle
+                }
+                throw error
+            }
+            link(coreHandle: handle, to: slot, replacing: record.handle)
+            record.region = region
+            record.handle = handle
+            record.hysteresis = hysteresis
+            records[slot] = record
+            updateDwelling(slot)
+        } else {
+            let handle = try table.add(shape)
+            let slot = freeRecordSlots.popLast() ?? records.count
+            do throws(RegionMonitorError) {
+                try approach.update(regionSlot: slot, region: region, shape: shape)
+            } catch {
+                table.remove(handle)
+                if slot < records.count { freeRecordSlots.append(slot) }
+                throw error
+            }
+            if slot == records.count { records.append(nil) }
+            records[slot] = RegionRecord(region: region, handle: handle, hysteresis: hysteresis)
+            link(coreHandle: handle, to: slot, replacing: nil)
+            slotByIdentifier[region.identifier] = slot
+            undetermined.insert(slot)
+        }
+        return [.didStartMonitoring(region)]
+    }
+
+    /// Points the core slot of `coreHandle` at record `slot`, and forgets the core slot of `replacing` (when it is
+    /// a different fence).
+    private func link(coreHandle: gf_handle, to slot: Int, replacing old: gf_handle?) {
+        if let old, old != coreHandle { recordSlotByCoreSlot[Self.coreSlot(old)] = -1 }
+        let coreSlot = Self.coreSlot(coreHandle)
+        if coreSlot >= recordSlotByCoreSlot.count {
+            recordSlotByCoreSlot.append(contentsOf: repeatElement(-1, count: coreSlot - recordSlotByCoreSlot.count + 1))
+        }
+        recordSlotByCoreSlot[coreSlot] = Int32(slot)
+    }
+
+    /// The slot part of a core handle (its low 24 bits).
+    static func coreSlot(_ handle: gf_handle) -> Int { Int(handle & 0xFF_FFFF) }
+
+    /// The record slot of a core hit's fence.
+    func recordSlot(of handle: gf_handle) -> Int { Int(recordSlotByCoreSlot[Self.coreSlot(handle)]) }
+
+    /// Adds or replaces a region whose state was known before (a restarted daemon's store). The state stands as
+    /// after an outage: the first usable fix confirms it silently unless it is past the boundary by the threshold,
+    /// which is an enter or exit flagged `inferred`. A replaced region keeps its live state.
+    func restore(_ region: Region, _ restored: RestoredRegionState) throws(RegionMonitorError) -> [MonitorEvent] {
+        let isNew = slotByIdentifier[region.identifier] == nil
+        let events = try start(region)
+        guard isNew, restored.state != .unknown, let slot = slotByIdentifier[region.identifier] else { return events }
+        records[slot]!.stateBeforeOutage = restored.state
+        records[slot]!.confirmsQuietly = true
+        if restored.state == .inside {
+            records[slot]!.insideSince = restored.insideSince
+            records[slot]!.dwellReported = restored.dwellReported
+        }
+        return events
+    }
+
+    func stop(identifier: String) {
+        guard let slot = slotByIdentifier.removeValue(forKey: identifier), let record = records[slot] else { return }
+        table.remove(record.handle)
+        recordSlotByCoreSlot[Self.coreSlot(record.handle)] = -1
+        approach.remove(regionSlot: slot)
+        records[slot] = nil
+        freeRecordSlots.append(slot)
+        inside.remove(slot)
+        undetermined.remove(slot)
+        dwelling.remove(slot)
+        requested.remove(slot)
+    }
+
+    /// A determined event with the region's current state at the last usable fix, or, before any, after the next.
+    func requestState(identifier: String) -> [MonitorEvent] {
+        guard let slot = slotByIdentifier[identifier], let record = records[slot] else { return [] }
+        guard let last = lastUsable else {
+            records[slot]?.stateRequested = true
+            requested.insert(slot)
+            return []
+        }
+        let distance = distanceFromBoundary(last.point, record)
+        events.removeAll(keepingCapacity: events.capacity <= 4096)
+        emit(.determined, slot, state: record.state, time: last.fix.timestamp, at: last.fix.coordinate,
+             distance: record.state == .unknown ? nil : distance)
+        return events
+    }
+
+    /// The region's shape as the core takes it, or why the region is invalid.
+    static func validate(_ region: Region) throws(RegionMonitorError) -> CoreShape {
+        guard !region.identifier.isEmpty else { throw .emptyIdentifier }
+        if let offset = region.identifier.utf8.firstIndex(of: 0) {
+            throw .identifierContainsNUL(byteOffset: region.identifier.utf8.distance(
+                from: region.identifier.utf8.startIndex, to: offset))
+        }
+        let shape = try CoreShape.validate(region.shape)
+        if let h = region.hysteresis, !(h.isFinite && h >= 0) { throw .invalidHysteresis(h) }
+        if let t = region.dwellTime, !(t.isFinite && t >= 0) { throw .invalidDwellTime(t) }
+        if let problem = region.approach?.problem { throw problem }
+        return shape
+    }
+}
+
+/// One monitored region and its state. Its slot in `MonitorEngine.records` is the engine's own (a replaced polygon
+/// gets a new core fence, and so a new core slot, but keeps its record slot and its place in every list).
+struct RegionRecord {
+    var region: Region
+    /// The core fence; `MonitorEngine.recordSlotByCoreSlot` maps its slot back to this record.
+    var handle: gf_handle
+    /// Metres past the boundary a fix must be to change the state.
+    var hysteresis: Double
+    var state: RegionState = .unknown
+    /// The state before an outage made it unknown; a different state found afterwards is an inferred transition.
+    var stateBeforeOutage: RegionState?
+    /// Restored from a store: a first fix that confirms `stateBeforeOutage` reports nothing (the state never
+    /// changed as far as anyone listening knows), so a restart with 100,000 regions is not 100,000 events.
+    var confirmsQuietly = false
+    /// GNSS time since which the vehicle has been inside (for dwell), nil when outside or unknown.
+    var insideSince: Date?
+    var dwellReported = false
+    /// requestState(for:) came before any usable fix: answer after the next one.
+    var stateRequested = false
+    /// The fix number at which the core's query last returned this region.
+    var seenAtFix: UInt64 = 0
+    /// The fix number at which this region last produced an event (one state change per region per fix).
+    var eventAtFix: UInt64 = 0
+}

@@ -1,0 +1,128 @@
+import CGeofence
+import Foundation
+
+/// The transition rules: how one usable fix changes a region's state (hysteresis, the fix's accuracy, the first
+/// determination, the return from an outage), the distances they decide on, and the dwell, approach and requested
+/// state reports that follow the transitions of a fix.
+extension MonitorEngine {
+    /// Applies the transition rules to one region for one usable fix.
+    func judge(_ slot: Int, distance: Double, fix: Fix, accuracy: Double) {
+        let record = records[slot]!
+        guard record.eventAtFix != fixNumber else { return }  // an interpolated pass already spoke for this fix
+        let threshold = max(record.hysteresis, accuracy)
+        let time = fix.timestamp, at = fix.coordinate
+        switch record.state {
+        case .inside where distance >= threshold:
+            setState(slot, .outside, since: time)
+            if record.region.notifyOnExit { emit(.exit, slot, state: .outside, time: time, at: at, distance: distance) }
+        case .outside where distance <= -threshold:
+            setState(slot, .inside, since: time)
+            if record.region.notifyOnEntry { emit(.enter, slot, state: .inside, time: time, at: at, distance: distance) }
+        case .unknown:
+            records[slot]!.stateRequested = false
+            if let before = record.stateBeforeOutage, before != .unknown {
+                // Back from an outage: the state before it stands unless this fix is past the boundary by the
+                // usual threshold, so a parked vehicle's jitter cannot turn into inferred transitions.
+                records[slot]!.stateBeforeOutage = nil
+                records[slot]!.confirmsQuietly = false
+                let crossed = before == .inside ? distance >= threshold : distance <= -threshold
+                let found: RegionState = crossed ? (before == .inside ? .outside : .inside) : before
+                // The dwell clock keeps running when the vehicle stayed inside.
+                setState(slot, found, since: found == .inside && !crossed ? record.insideSince ?? time : time)
+                let notify = found == .inside ? record.region.notifyOnEntry : record.region.notifyOnExit
+                if crossed && notify {
+                    emit(found == .inside ? .enter : .exit, slot, state: found, time: time, at: at,
+                         distance: distance, inferred: true)
+                } else if !record.confirmsQuietly {
+                    emit(.determined, slot, state: found, time: time, at: at, distance: distance)
+                }
+            } else {
+                // First determination: no state to flap from, so only the fix's own uncertainty matters.
+                let found: RegionState
+                if distance <= -accuracy { found = .inside } else if distance > accuracy { found = .outside } else { return }
+                setState(slot, found, since: time)
+                let asEnter = found == .inside && configuration.reportsInitialInsideAsEnter && record.region.notifyOnEntry
+                emit(asEnter ? .enter : .determined, slot, state: found, time: time, at: at, distance: distance)
+            }
+        default:
+            break
+        }
+    }
+
+    /// The signed distance the rules need for a hit of the main query. The core measures a polygon's depth inside
+    /// only as far as a cell of the polygon's own edge grid (beyond, the query reports a lower bound: a fix deep inside
+    /// needs no more to be inside). A region not yet inside needs the depth to decide an enter, and its event the
+    /// exact value: measured once to the threshold (cheap: the edges within it), then exactly only when it decides.
+    func depth(of slot: Int, hit distance: Double, at point: gf_point, accuracy: Double) -> Double {
+        let record = records[slot]!
+        guard distance <= 0, record.state != .inside, !record.region.shape.isCircle else { return distance }
+        let threshold = max(record.hysteresis, accuracy)
+        let bounded = distanceToDecide(point, record, threshold: threshold)
+        return bounded <= -threshold ? distanceFromBoundary(point, record) : bounded
+    }
+
+    func judgeUnseen(_ slot: Int, at point: gf_point, fix: Fix, accuracy: Double) {
+        let record = records[slot]!
+        guard record.seenAtFix != fixNumber else { return }
+        // Outside (the query did not return it): decide on a bounded search, measure exactly only for the event.
+        let threshold = max(record.hysteresis, accuracy)
+        var distance = distanceToDecide(point, record, threshold: threshold)
+        if distance >= threshold || (record.state == .unknown && distance > accuracy) {
+            distance = distanceFromBoundary(point, record)
+        }
+        judge(slot, distance: distance, fix: fix, accuracy: accuracy)
+    }
+
+    /// Signed distance in metres from a region's boundary (negative inside), as the core computes it (a polygon
+    /// or corridor: exact within 50 km of its boundary, beyond that at least 50 km; its cost grows with the
+    /// distance, see `CoreFenceTable.exactDistance`).
+    func distanceFromBoundary(_ point: gf_point, _ record: RegionRecord) -> Double {
+        table.exactDistance(from: point, to: record.handle, isCircle: record.region.shape.isCircle)
+    }
+
+    /// The signed distance when only whether it reaches `threshold` matters: exact within it, beyond it a value past
+    /// it (cheap for a large shape: only the edges within the threshold are searched). The rules' test, made before
+    /// the exact distance an event carries.
+    func distanceToDecide(_ point: gf_point, _ record: RegionRecord, threshold: Double) -> Double {
+        record.region.shape.isCircle
+            ? table.distance(from: point, to: record.handle)
+            : table.distance(from: point, to: record.handle, limit: threshold + 1)
+    }
+
+    // MARK: - After the transitions
+
+    /// Approach events of this fix, after its transitions (so an enter at this fix has already spent the alarm).
+    func reportApproaches(at fix: Fix, point: gf_point) {
+        let firings = approach.observe(fix, at: point) { slot in records[slot]!.state }
+        for firing in firings {
+            emit(.approach, firing.regionSlot, state: .outside, time: fix.timestamp, at: fix.coordinate,
+                 distance: firing.distance)
+        }
+    }
+
+    func reportDwells(at fix: Fix, point: gf_point) {
+        var index = dwelling.count - 1
+        while index >= 0 {
+            let slot = dwelling.slots[index]
+            index -= 1
+            let record = records[slot]!
+            guard let since = record.insideSince, let dwell = record.region.dwellTime,
+                  fix.timestamp.timeIntervalSince(since) >= dwell else { continue }
+            records[slot]!.dwellReported = true
+            dwelling.remove(slot)
+            emit(.dwell, slot, state: .inside, time: fix.timestamp, at: fix.coordinate,
+                 distance: distanceFromBoundary(point, record))
+        }
+    }
+
+    func answerRequests(at fix: Fix, point: gf_point) {
+        for slot in requested.slots {
+            guard let record = records[slot], record.stateRequested else { continue }
+            records[slot]!.stateRequested = false
+            guard record.eventAtFix != fixNumber else { continue }  // already reported at this fix
+            emit(.determined, slot, state: record.state, time: fix.timestamp, at: fix.coordinate,
+                 distance: record.state == .unknown ? nil : distanceFromBoundary(point, record))
+        }
+        requested = SlotList()
+    }
+}
