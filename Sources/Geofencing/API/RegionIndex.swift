@@ -19,9 +19,9 @@ public final class RegionIndex: Sendable {
         var identifiers = Set<String>()
         for (slot, region) in regions.enumerated() {
             guard identifiers.insert(region.identifier).inserted else { throw .duplicateIdentifier(region.identifier) }
-            let handle = try table.add(try MonitorEngine.validate(region))
+            let handle = try table.add(try region.coreShape())
             // A fresh table hands out slots 0, 1, 2, ... in order: the slot is the region's index.
-            precondition(Int(handle & 0xFF_FFFF) == slot, "a fresh core table gave slots out of order")
+            precondition(CoreFenceTable.slot(of: handle) == slot, "a fresh core table gave slots out of order")
         }
         self.regions = regions
         self.table = Locked(table)
@@ -36,7 +36,7 @@ public final class RegionIndex: Sendable {
         table.withLock { table in
             table.query(point, marginMillimetres: 0) { hits in
                 for hit in hits where hit.distance_mm <= 0 {
-                    let slot = MonitorEngine.coreSlot(hit.handle)
+                    let slot = CoreFenceTable.slot(of: hit.handle)
                     // A polygon's query depth is a lower bound away from its boundary: measure it exactly.
                     let distance = regions[slot].shape.isCircle
                         ? Double(hit.distance_mm) / 1000 : table.distance(from: point, to: hit.handle)

@@ -37,6 +37,11 @@ final class CoreFenceTable {
 
     var count: Int { Int(gf_table_count(table)) }
 
+    /// The slot part of a core handle: its low 24 bits (`gf_handle` in geofence.h; the high 8 bits are the slot's
+    /// generation). The one place the façade takes a handle apart: the core's hits name fences by handle, and the
+    /// façade's tables are indexed by slot.
+    static func slot(of handle: gf_handle) -> Int { Int(handle & 0xFF_FFFF) }
+
     func add(_ shape: CoreShape) throws(RegionMonitorError) -> gf_handle {
         var handle = GF_HANDLE_NONE
         let status: gf_status

@@ -99,7 +99,7 @@ final class ApproachTracker {
 
     /// Puts an entry at the slot of its fence in the alarm table.
     private func store(_ entry: Entry) {
-        let slot = MonitorEngine.coreSlot(entry.handle)
+        let slot = CoreFenceTable.slot(of: entry.handle)
         if slot >= entries.count { entries.append(contentsOf: repeatElement(nil, count: slot - entries.count + 1)) }
         entries[slot] = entry
         slotByRegion[entry.regionSlot] = slot
@@ -146,7 +146,7 @@ final class ApproachTracker {
             let margin = UInt32(min(Double(GF_MARGIN_MAX_MM), (reach * 1000).rounded(.up)))
             table.query(point, marginMillimetres: margin, following: .fixes) { hits in
                 for hit in hits {
-                    let slot = MonitorEngine.coreSlot(hit.handle)
+                    let slot = CoreFenceTable.slot(of: hit.handle)
                     guard let entry = entries[slot], entry.armed else { continue }
                     let distance = Double(hit.distance_mm) / 1000
                     switch state(entry.regionSlot) {

@@ -12,7 +12,7 @@ extension MonitorEngine {
 
     /// Adds or replaces a region. Returns the events to deliver (didStartMonitoring).
     func start(_ region: Region) throws(RegionMonitorError) -> [MonitorEvent] {
-        let shape = try Self.validate(region)
+        let shape = try region.coreShape()
         let hysteresis = region.hysteresis ?? configuration.hysteresis(for: region.shape)
         if let slot = slotByIdentifier[region.identifier], var record = records[slot] {
             // Replacement keeps the state: the next fix judges the new shape with the usual hysteresis, so a
@@ -23,7 +23,7 @@ extension MonitorEngine {
             } catch {
                 // Out of memory in the alarm table: put the old shape back (one the table held a moment ago), so
                 // that a failure changes nothing.
-                if let old = try? Self.validate(record.region), let back = try? table.replace(handle, with: old) {
+                if let old = try? record.region.coreShape(), let back = try? table.replace(handle, with: old) {
                     link(coreHandle: back, to: slot, replacing: handle)
                     records[slot]!.handle = back
                 } else {
@@ -60,19 +60,16 @@ extension MonitorEngine {
     /// Points the core slot of `coreHandle` at record `slot`, and forgets the core slot of `replacing` (when it is
     /// a different fence).
     private func link(coreHandle: gf_handle, to slot: Int, replacing old: gf_handle?) {
-        if let old, old != coreHandle { recordSlotByCoreSlot[Self.coreSlot(old)] = -1 }
-        let coreSlot = Self.coreSlot(coreHandle)
+        if let old, old != coreHandle { recordSlotByCoreSlot[CoreFenceTable.slot(of: old)] = -1 }
+        let coreSlot = CoreFenceTable.slot(of: coreHandle)
         if coreSlot >= recordSlotByCoreSlot.count {
             recordSlotByCoreSlot.append(contentsOf: repeatElement(-1, count: coreSlot - recordSlotByCoreSlot.count + 1))
         }
         recordSlotByCoreSlot[coreSlot] = Int32(slot)
     }
 
-    /// The slot part of a core handle (its low 24 bits).
-    static func coreSlot(_ handle: gf_handle) -> Int { Int(handle & 0xFF_FFFF) }
-
     /// The record slot of a core hit's fence.
-    func recordSlot(of handle: gf_handle) -> Int { Int(recordSlotByCoreSlot[Self.coreSlot(handle)]) }
+    func recordSlot(of handle: gf_handle) -> Int { Int(recordSlotByCoreSlot[CoreFenceTable.slot(of: handle)]) }
 
     /// Adds or replaces a region whose state was known before (a restarted daemon's store). The state stands as
     /// after an outage: the first usable fix confirms it silently unless it is past the boundary by the threshold,
@@ -93,7 +90,7 @@ extension MonitorEngine {
     func stop(identifier: String) {
         guard let slot = slotByIdentifier.removeValue(forKey: identifier), let record = records[slot] else { return }
         table.remove(record.handle)
-        recordSlotByCoreSlot[Self.coreSlot(record.handle)] = -1
+        recordSlotByCoreSlot[CoreFenceTable.slot(of: record.handle)] = -1
         approach.remove(regionSlot: slot)
         records[slot] = nil
         freeRecordSlots.append(slot)
@@ -116,20 +113,6 @@ extension MonitorEngine {
         emit(.determined, slot, state: record.state, time: last.fix.timestamp, at: last.fix.coordinate,
              distance: record.state == .unknown ? nil : distance)
         return events
-    }
-
-    /// The region's shape as the core takes it, or why the region is invalid.
-    static func validate(_ region: Region) throws(RegionMonitorError) -> CoreShape {
-        guard !region.identifier.isEmpty else { throw .emptyIdentifier }
-        if let offset = region.identifier.utf8.firstIndex(of: 0) {
-            throw .identifierContainsNUL(byteOffset: region.identifier.utf8.distance(
-                from: region.identifier.utf8.startIndex, to: offset))
-        }
-        let shape = try CoreShape.validate(region.shape)
-        if let h = region.hysteresis, !(h.isFinite && h >= 0) { throw .invalidHysteresis(h) }
-        if let t = region.dwellTime, !(t.isFinite && t >= 0) { throw .invalidDwellTime(t) }
-        if let problem = region.approach?.problem { throw problem }
-        return shape
     }
 }
 
