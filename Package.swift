@@ -100,7 +100,9 @@ let package = Package(
         // The event sinks: JSON Lines, exec (posix_spawn, never a shell), MQTT QoS 1.
         .target(
             name: "GeofencingSinks",
-            dependencies: ["Geofencing", "GeofencingEvents", .target(name: "CMosquitto", condition: .when(traits: ["MQTT"]))],
+            dependencies: [
+                "Geofencing", "GeofencingEvents", .target(name: "CMosquitto", condition: .when(traits: ["MQTT"])),
+            ],
             path: "Sources/GeofencingSinks"
         ),
         // The HTML map: inline SVG and script, no network.

@@ -55,7 +55,8 @@ extension EventRecord {
         let sequence = try field("seq", NSNumber.self)
         return EventRecord(
             sequence: sequence.uint64Value, kind: kind, region: try field("region", String.self), time: time,
-            latitude: try field("lat", NSNumber.self).doubleValue, longitude: try field("lon", NSNumber.self).doubleValue,
+            latitude: try field("lat", NSNumber.self).doubleValue,
+            longitude: try field("lon", NSNumber.self).doubleValue,
             distance: (object["distance_m"] as? NSNumber)?.doubleValue, state: state,
             inferred: (object["inferred"] as? Bool) ?? false, interpolated: (object["interpolated"] as? Bool) ?? false)
     }

@@ -32,8 +32,8 @@ public enum ISO8601Time {
     /// The instant written in `text`, or nil when it is not a complete date and time of day.
     ///
     /// A date and a time of day, separated by `T`, `t` or a space; seconds up to 60 (23:59:60, a leap second, is
-    /// dated as `CivilCalendar.date` says); an optional fraction after `.` or `,` (to the nanosecond); then `Z`, `z`, `+hh:mm`,
-    /// `-hhmm`, `+hh` or nothing (UTC). Nothing else, before or after.
+    /// dated as `CivilCalendar.date` says); an optional fraction after `.` or `,` (to the nanosecond); then `Z`,
+    /// `z`, `+hh:mm`, `-hhmm`, `+hh` or nothing (UTC). Nothing else, before or after.
     public static func parse(_ text: some StringProtocol) -> Date? {
         var scanner = DigitScanner(Array(text.utf8))
         guard let year = scanner.number(digits: 4), scanner.skip("-"),

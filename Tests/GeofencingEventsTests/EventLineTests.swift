@@ -25,7 +25,8 @@ struct EventLineTests {
         #expect(lost.jsonLine.hasSuffix(#""distance_m":null,"state":"unknown","inferred":true,"interpolated":false}"#))
         #expect(EventRecord.errorLine(region: nil, message: "gpsd: \"gone\"")
             == #"{"type":"error","region":null,"message":"gpsd: \"gone\""}"#)
-        #expect(EventRecord.errorLine(region: "a\u{FEFF}", message: "m") == #"{"type":"error","region":"a\ufeff","message":"m"}"#)
+        #expect(EventRecord.errorLine(region: "a\u{FEFF}", message: "m")
+            == #"{"type":"error","region":"a\ufeff","message":"m"}"#)
     }
 
     @Test("read back equal, whatever the region's identifier holds")
@@ -37,8 +38,8 @@ struct EventLineTests {
             let record = EventRecord(
                 sequence: UInt64(index) * 1_000_000_007, kind: kind, region: identifier,
                 time: Date(timeIntervalSince1970: 1_204_583_113 + Double(index) * 0.125), latitude: -85 + Double(index),
-                longitude: 179.9999999, distance: index % 2 == 0 ? nil : 12.5, state: index % 2 == 0 ? .outside : .inside,
-                inferred: index % 3 == 0, interpolated: index % 3 == 1)
+                longitude: 179.9999999, distance: index % 2 == 0 ? nil : 12.5,
+                state: index % 2 == 0 ? .outside : .inside, inferred: index % 3 == 0, interpolated: index % 3 == 1)
             #expect(try EventRecord.parse(jsonLine: record.jsonLine) == record, "\(record.jsonLine)")
         }
     }
@@ -63,8 +64,8 @@ struct EventLineTests {
              "field region missing or of the wrong type"),
             (line.replacingOccurrences(of: #""seq":17"#, with: #""seq":"17""#), .missingField("seq"),
              "field seq missing or of the wrong type"),
-            (line.replacingOccurrences(of: #""enter""#, with: #""arrive""#), .badField("type", "unknown event type \"arrive\""),
-             "field type: unknown event type \"arrive\""),
+            (line.replacingOccurrences(of: #""enter""#, with: #""arrive""#),
+             .badField("type", "unknown event type \"arrive\""), "field type: unknown event type \"arrive\""),
             (line.replacingOccurrences(of: #""inside""#, with: #""in""#), .badField("state", "unknown state \"in\""),
              "field state: unknown state \"in\""),
             (line.replacingOccurrences(of: "2008-03-03T22:25:13Z", with: "2008-02-30T22:25:13Z"),
