@@ -60,7 +60,8 @@ struct EventLineCommandTests {
             let events = directory.appendingPathComponent("events.jsonl")
             try ([good, "", bad].joined(separator: "\n") + "\n").write(to: events, atomically: true, encoding: .utf8)
             let page = directory.appendingPathComponent("m.html").path
-            let outcome = try GeofenceExecutable.run(["map", "--fences", fences.path, "--events", events.path, "-o", page])
+            let outcome = try GeofenceExecutable.run(
+                ["map", "--fences", fences.path, "--events", events.path, "-o", page])
             #expect(outcome.status == 1)
             #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
         }
@@ -73,6 +74,7 @@ struct EventLineCommandTests {
         let output = directory.appendingPathComponent("drive.nmea")
         for (start, firstRMC) in [
             ("2024-06-15T12:00:00Z", "$GPRMC,120000.000,"), ("2030-01-02T03:04:05.5+01:00", "$GPRMC,020405.500,"),
+            ("2030-01-02T01:34:05.5-00:30", "$GPRMC,020405.500,"),
         ] {
             let outcome = try GeofenceExecutable.run(["simulate", "--start", start, "-o", output.path])
             #expect(outcome.status == 0, "\(start): \(outcome.standardError)")
