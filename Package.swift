@@ -7,6 +7,8 @@ let package = Package(
     products: [
         // The Swift façade (RegionMonitor) over the C core (include/geofence.h, usable from C on its own).
         .library(name: "Geofencing", targets: ["Geofencing", "CGeofence"]),
+        // The event's wire form: EventRecord and its JSON line (both ways), the one JSON string escaper, ISO 8601 time.
+        .library(name: "GeofencingEvents", targets: ["GeofencingEvents"]),
         .library(name: "GeofencingInputs", targets: ["GeofencingInputs"]),
         // Fixes from gpsd through libgps; without the GPSD trait it builds, and GPSDSource.start() throws .disabled.
         .library(name: "GeofencingGPSD", targets: ["GeofencingGPSD"]),
@@ -49,10 +51,17 @@ let package = Package(
             dependencies: ["CGeofence"],
             path: "Sources/Geofencing"
         ),
+        // EventRecord, its JSON Lines form written and read, JSONText and ISO8601Time: a leaf on the façade, so that
+        // store, sinks, map and inputs share one escaper and one time format without depending on each other.
+        .target(
+            name: "GeofencingEvents",
+            dependencies: ["Geofencing"],
+            path: "Sources/GeofencingEvents"
+        ),
         // Inputs without gpsd: NMEA 0183, GPX and gpsd JSON readers, and the drive simulator.
         .target(
             name: "GeofencingInputs",
-            dependencies: ["Geofencing"],
+            dependencies: ["Geofencing", "GeofencingEvents"],
             path: "Sources/GeofencingInputs"
         ),
         // libgps, gpsd's client library (pkg-config libgps); used only with the GPSD trait.
@@ -78,7 +87,7 @@ let package = Package(
         // Regions, their states and the event outbox in one SQLite file (WAL, synchronous=FULL, mode 0600).
         .target(
             name: "GeofencingStore",
-            dependencies: ["Geofencing", "CSQLite"],
+            dependencies: ["Geofencing", "GeofencingEvents", "CSQLite"],
             path: "Sources/GeofencingStore"
         ),
         // libmosquitto, the MQTT client library (pkg-config libmosquitto); used only with the MQTT trait.
@@ -91,13 +100,15 @@ let package = Package(
         // The event sinks: JSON Lines, exec (posix_spawn, never a shell), MQTT QoS 1.
         .target(
             name: "GeofencingSinks",
-            dependencies: ["Geofencing", "GeofencingStore", .target(name: "CMosquitto", condition: .when(traits: ["MQTT"]))],
+            dependencies: [
+                "Geofencing", "GeofencingEvents", .target(name: "CMosquitto", condition: .when(traits: ["MQTT"])),
+            ],
             path: "Sources/GeofencingSinks"
         ),
         // The HTML map: inline SVG and script, no network.
         .target(
             name: "GeofencingMap",
-            dependencies: ["Geofencing", "GeofencingStore"],
+            dependencies: ["Geofencing", "GeofencingEvents"],
             path: "Sources/GeofencingMap"
         ),
         // The commands of `geofence`. The executable target below is their one-line main (the only place the process
@@ -105,8 +116,8 @@ let package = Package(
         .target(
             name: "GeofencingCLI",
             dependencies: [
-                "Geofencing", "GeofencingInputs", "GeofencingGPSD", "GeofencingStore", "GeofencingSinks",
-                "GeofencingMap",
+                "Geofencing", "GeofencingEvents", "GeofencingInputs", "GeofencingGPSD", "GeofencingStore",
+                "GeofencingSinks", "GeofencingMap",
             ],
             path: "Sources/GeofencingCLI"
         ),
@@ -156,8 +167,13 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "GeofencingEventsTests",
+            dependencies: ["GeofencingEvents", "Geofencing", "GeofencingInputs"],
+            path: "Tests/GeofencingEventsTests"
+        ),
+        .testTarget(
             name: "GeofencingInputsTests",
-            dependencies: ["GeofencingInputs", "Geofencing", "GeofencingTestSupport"],
+            dependencies: ["GeofencingInputs", "GeofencingEvents", "Geofencing", "GeofencingTestSupport"],
             path: "Tests/GeofencingInputsTests",
             exclude: ["Fixtures"]
         ),
@@ -168,23 +184,24 @@ let package = Package(
         ),
         .testTarget(
             name: "GeofencingStoreTests",
-            dependencies: ["GeofencingStore", "Geofencing", "GeofencingTestSupport"],
+            dependencies: ["GeofencingStore", "GeofencingEvents", "Geofencing", "GeofencingTestSupport"],
             path: "Tests/GeofencingStoreTests"
         ),
         .testTarget(
             name: "GeofencingSinksTests",
-            dependencies: ["GeofencingSinks", "GeofencingStore", "Geofencing", "GeofencingTestSupport"],
+            dependencies: ["GeofencingSinks", "GeofencingEvents", "Geofencing", "GeofencingTestSupport"],
             path: "Tests/GeofencingSinksTests"
         ),
         .testTarget(
             name: "GeofencingMapTests",
-            dependencies: ["GeofencingMap", "GeofencingStore", "Geofencing", "GeofencingTestSupport"],
+            dependencies: ["GeofencingMap", "GeofencingEvents", "Geofencing", "GeofencingTestSupport"],
             path: "Tests/GeofencingMapTests"
         ),
         .testTarget(
             name: "GeofencingCLITests",
             dependencies: [
-                "GeofencingCLI", "GeofencingStore", "GeofencingInputs", "Geofencing", "GeofencingTestSupport",
+                "GeofencingCLI", "GeofencingStore", "GeofencingEvents", "GeofencingInputs", "Geofencing",
+                "GeofencingTestSupport",
             ],
             path: "Tests/GeofencingCLITests",
             exclude: ["Fixtures"]

@@ -1,6 +1,6 @@
 import Foundation
 import Geofencing
-import GeofencingStore
+import GeofencingEvents
 
 /// A map of fences, a track and events as one self-contained HTML file: inline SVG, script and style, no tiles,
 /// no fonts, no requests. Open it in any browser; drag to pan, wheel or +/- to zoom, "Fit all" to see everything.

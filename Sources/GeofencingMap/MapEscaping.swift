@@ -1,4 +1,4 @@
-import GeofencingStore
+import GeofencingEvents
 
 /// Escaping for the three places where data (titles, region identifiers) enters the page. Region identifiers and
 /// titles come from fence files and logs written by others: none of them may change the page's structure.
@@ -35,10 +35,10 @@ enum MapEscaping {
         return out
     }
 
-    /// A JSON string literal that is safe inside a `<script>` element: JSON's own escapes (quotes, backslashes,
-    /// control characters, U+2028 and U+2029, which old JavaScript engines take for line ends), and every `<`, `>`
-    /// and `&` as `\u003c`, `\u003e`, `\u0026`, so no `</script>`, `<!--` or `<script` can appear in the element's
-    /// text whatever the string holds. The result is still valid JSON meaning exactly `text`.
+    /// A JSON string literal that is safe inside a `<script>` element: `JSONText.quoted` (quotes, backslashes,
+    /// control characters, U+2028, U+2029 and U+FEFF escaped), then every `<`, `>` and `&` as `\u003c`, `\u003e`,
+    /// `\u0026`, so no `</script>`, `<!--` or `<script` can appear in the element's text whatever the string holds.
+    /// The result is still valid JSON meaning exactly `text`.
     static func scriptJSONString(_ text: String) -> String {
         let quoted = JSONText.quoted(text)
         // JSONText.quoted leaves these three characters as they are and never produces them inside an escape
@@ -50,8 +50,6 @@ enum MapEscaping {
             case "<": out += "\\u003c"
             case ">": out += "\\u003e"
             case "&": out += "\\u0026"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
             default: out.unicodeScalars.append(character)
             }
         }

@@ -1,5 +1,5 @@
 import Foundation
-import GeofencingStore
+import GeofencingEvents
 
 /// The page around the data: markup, style and legend. Everything is inline; the Content-Security-Policy forbids
 /// every fetch (`default-src 'none'`), so even a bug could not make the page reach the network, and lets only the

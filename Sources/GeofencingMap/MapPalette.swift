@@ -1,4 +1,4 @@
-import GeofencingStore
+import GeofencingEvents
 
 /// The map's colours, one place for the page's CSS, its legend, and the screenshot check
 /// (scripts/check-map-screenshot.py looks for these exact values, so change them together).

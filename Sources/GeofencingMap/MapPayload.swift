@@ -1,6 +1,6 @@
 import Foundation
 import Geofencing
-import GeofencingStore
+import GeofencingEvents
 
 /// The data the page draws, projected and thinned, as the JSON text embedded in the page's
 /// `<script type="application/json" id="map-data">` element.
@@ -144,7 +144,7 @@ struct MapPayload {
             writer.raw(",\"region\":")
             writer.string(event.region)
             writer.raw(",\"time\":")
-            writer.string(JSONText.iso8601(event.time))
+            writer.string(ISO8601Time.format(event.time))
             writer.raw(",\"x\":")
             writer.number(point.x, decimals: Self.fenceDecimals)
             writer.raw(",\"y\":")

@@ -1,4 +1,4 @@
-import GeofencingStore
+import GeofencingEvents
 
 /// Splits a `--exec CMD` string into argv, the way sh splits words, without anything else sh does.
 ///

@@ -1,4 +1,4 @@
-import GeofencingStore
+import GeofencingEvents
 
 /// Where the daemon delivers stored events: a file descriptor (JSON Lines, text), a command per event, an MQTT
 /// broker. The daemon keeps each event in its store until `deliver` returns, and keeps one delivery cursor per sink

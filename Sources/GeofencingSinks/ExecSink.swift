@@ -1,4 +1,4 @@
-import GeofencingStore
+import GeofencingEvents
 import Glibc
 import Synchronization
 
@@ -195,7 +195,7 @@ public final class ExecSink: EventSink, Sendable {
     /// GEOFENCE_INFERRED and GEOFENCE_INTERPOLATED ("true" or "false").
     public static func environment(for event: EventRecord) -> [(name: String, value: String)] {
         let values = [
-            String(event.sequence), event.kind.rawValue, regionVariable(event.region), JSONText.iso8601(event.time),
+            String(event.sequence), event.kind.rawValue, regionVariable(event.region), ISO8601Time.format(event.time),
             JSONText.fixed(event.latitude, decimals: 7), JSONText.fixed(event.longitude, decimals: 7),
             event.distance.map { JSONText.fixed($0, decimals: 2) } ?? "", event.state.rawValue,
             String(event.inferred), String(event.interpolated),

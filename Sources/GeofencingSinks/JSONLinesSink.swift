@@ -1,5 +1,5 @@
 import Geofencing
-import GeofencingStore
+import GeofencingEvents
 import Glibc
 
 /// Writes each event as one line of JSON (`EventRecord.jsonLine` and "\n") to a file descriptor: standard output

@@ -1,4 +1,4 @@
-import GeofencingStore
+import GeofencingEvents
 
 /// Where an `MQTTSink` publishes: `mqtt://host[:port]/topic`, parsed. Available with or without the MQTT trait, so
 /// that a bad `--mqtt` URL is a usage error either way.

@@ -1,7 +1,7 @@
 #if MQTT
 import CMosquitto
 import Foundation
-import GeofencingStore
+import GeofencingEvents
 
 /// One libmosquitto client and the thread that keeps it connected.
 ///

@@ -1,5 +1,5 @@
 #if !MQTT
-import GeofencingStore
+import GeofencingEvents
 
 /// MQTTSink in a build without the MQTT trait (no libmosquitto): it cannot be made; `init` says why.
 public final class MQTTSink: EventSink, Sendable {

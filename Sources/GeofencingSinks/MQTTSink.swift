@@ -1,6 +1,6 @@
 #if MQTT
 import CMosquitto
-import GeofencingStore
+import GeofencingEvents
 import Glibc
 
 /// Publishes each event's JSON line to an MQTT broker with QoS 1, through libmosquitto.

@@ -1,4 +1,4 @@
-import GeofencingStore
+import GeofencingEvents
 
 /// Writes each event as one line for people (`geofence run --format text`):
 ///
@@ -39,7 +39,7 @@ public final class TextSink: EventSink, Sendable {
         let distance = event.distance.map { "\(JSONText.fixed($0, decimals: 2)) m" } ?? "no distance"
         let latitude = JSONText.fixed(event.latitude, decimals: 7)
         let longitude = JSONText.fixed(event.longitude, decimals: 7)
-        var line = "\(JSONText.iso8601(event.time))  #\(event.sequence) \(kind)  \(printable(event.region))"
+        var line = "\(ISO8601Time.format(event.time))  #\(event.sequence) \(kind)  \(printable(event.region))"
         line += "  \(distance)  (\(latitude), \(longitude))"
         if event.inferred { line += " inferred" }
         if event.interpolated { line += " interpolated" }

@@ -1,6 +1,7 @@
 // The store of the `geofence` daemon. Durability choices: see the doc comment of GeofenceStore below.
 import Foundation
 import Geofencing
+import GeofencingEvents
 
 /// The daemon's SQLite store: regions with their current and last known states, the event outbox, and one delivery
 /// cursor per sink, in one file.

@@ -1,3 +1,5 @@
+import GeofencingEvents
+
 /// Why the store could not do what was asked. Every case names the store's file; `description` is one line.
 ///
 /// Whatever the case, nothing the file already held is lost: a failed write is rolled back as a whole, and a file

@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import GeofencingEvents
 
 /// Values to and from the rows of the store's tables, in the column and parameter order `StoreSQL` documents.
 /// A value the schema forbids (a state that is not a `RegionState`, ...) makes the row corrupt.

@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import GeofencingEvents
 
 /// The state columns of a stored region, and how an event changes them. Pure: `GeofenceStore.append` reads the
 /// columns, applies each event, and writes them back in the same transaction.

@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import GeofencingEvents
 import GeofencingInputs
 import GeofencingStore
 import GeofencingTestSupport
@@ -38,7 +39,7 @@ struct DaemonStoreFaultTests {
             expected = replay.standardOutput.split(separator: "\n").map(String.init)
             // Whole seconds at 1 Hz: the times compare as text. The last epoch written is held by the daemon's
             // reader until the next one begins.
-            let cutoff = JSONText.iso8601(observations[epochs.count / 3 - 2].time)
+            let cutoff = ISO8601Time.format(observations[epochs.count / 3 - 2].time)
             firstThird = try EventLine.parse(replay.standardOutput).filter { $0.time <= cutoff }.count
         }
 

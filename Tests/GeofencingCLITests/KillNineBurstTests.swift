@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import GeofencingEvents
 import GeofencingInputs
 import GeofencingStore
 import GeofencingTestSupport
@@ -93,7 +94,7 @@ struct KillNineBurstTests {
                 let written = ContinuousClock.now
                 daemon.write(epochs[target] + completion)
                 let shown = try await daemon.waitForStandardOutput(timeout: .seconds(60)) { lines in
-                    lines.filter { $0.time == JSONText.iso8601(burst.time) }.count == burst.regions.count
+                    lines.filter { $0.time == ISO8601Time.format(burst.time) }.count == burst.regions.count
                 }
                 #expect(shown, "the first burst is delivered")
                 latency = max(.milliseconds(5), ContinuousClock.now - written)
@@ -114,7 +115,7 @@ struct KillNineBurstTests {
                 outcomes["before the commit", default: 0] += 1
                 if burst.type != "state" { lostBursts.append((burst.time, burst.regions, burst.type)) }
             } else if storedRegions == burst.regions {
-                let shown = Set(delivered.filter { $0.time == JSONText.iso8601(burst.time) }.map(\.region))
+                let shown = Set(delivered.filter { $0.time == ISO8601Time.format(burst.time) }.map(\.region))
                 outcomes[shown == burst.regions ? "after delivery" : "committed, not all delivered", default: 0] += 1
             } else {
                 Issue.record("run \(run): a burst stored in part: \(storedRegions.count) of \(burst.regions.count)")
@@ -145,7 +146,7 @@ struct KillNineBurstTests {
         for record in stored {
             guard let line = delivered[record.sequence] else { continue }
             #expect(line.type == record.kind.rawValue && line.region == record.region
-                    && line.time == JSONText.iso8601(record.time) && line.inferred == record.inferred)
+                    && line.time == ISO8601Time.format(record.time) && line.inferred == record.inferred)
         }
 
         // Regions intact: every fence as imported, its stored state the one its last event left.
@@ -179,7 +180,7 @@ struct KillNineBurstTests {
                     $0.region == region && $0.time.timeIntervalSince(burst.time) > Self.halfEpoch
                 }) else {
                     unseen += 1  // every fix inside went to daemons killed before they read it
-                    unseenBursts.insert("\(burst.type) at \(JSONText.iso8601(burst.time))")
+                    unseenBursts.insert("\(burst.type) at \(ISO8601Time.format(burst.time))")
                     continue
                 }
                 // A region the store knew (its states are stored with the events) gets the transition, inferred;
@@ -223,7 +224,7 @@ struct KillNineBurstTests {
         let byTime = Dictionary(grouping: try EventLine.parse(replay.standardOutput), by: \.time)
         var bursts: [Int: (time: Date, regions: Set<String>, type: String)] = [:]
         for (index, observation) in observations.enumerated() {
-            guard let events = byTime[JSONText.iso8601(observation.time)], events.count >= clusterSize,
+            guard let events = byTime[ISO8601Time.format(observation.time)], events.count >= clusterSize,
                   let type = events.first?.type, events.allSatisfy({ $0.type == type })
             else { continue }
             bursts[index] = (observation.time, Set(events.map(\.region)), type)

@@ -1,8 +1,9 @@
 // gpsd JSON logs: hand-written TPV lines and a real gpspipe recording.
 import Foundation
 import Geofencing
-import Testing
+import GeofencingEvents
 @testable import GeofencingInputs
+import Testing
 
 @Suite("gpsd JSON reader")
 struct GPSDJSONReaderTests {
@@ -19,7 +20,7 @@ struct GPSDJSONReaderTests {
             #"{"class":"TPV","device":"/dev/ttyUSB0","mode":2,"time":"2024-05-01T10:00:02.000Z","lat":52.5001,"lon":13.4001,"epx":3.0,"epy":4.0}"#,
         ])
         #expect(log.observations.count == 3)
-        #expect(log.observations[0] == .noFix(ISO8601Timestamp.parse("2024-05-01T10:00:00Z")!))
+        #expect(log.observations[0] == .noFix(ISO8601Time.parse("2024-05-01T10:00:00Z")!))
         let full = try #require(log.observations[1].fix)
         #expect(full.coordinate == Coordinate(latitude: 52.5, longitude: 13.4))
         #expect(full.horizontalAccuracy == 22.8)

@@ -2,6 +2,7 @@
 // sorts every difference into a category that explains it.
 import Foundation
 import Geofencing
+import GeofencingEvents
 @testable import GeofencingInputs
 
 /// Why our reader and gpsd differ on an epoch: a short label for the table and the explanation, each category
@@ -81,7 +82,7 @@ struct GPSDecodeComparison: Sendable {
         var gpsdByTime: [Int64: GPSDecodeTPV] = [:]          // the last TPV of each time: gpsd's final merge
         var untimed: [GPSDecodeTPV] = []
         for tpv in tpvs {
-            if let text = tpv.time, let time = ISO8601Timestamp.parse(text) {
+            if let text = tpv.time, let time = ISO8601Time.parse(text) {
                 gpsdByTime[Self.key(time)] = tpv
             } else {
                 untimed.append(tpv)
@@ -89,7 +90,7 @@ struct GPSDecodeComparison: Sendable {
         }
         countGPSDEpochs(timed: gpsdByTime.values, untimed: untimed)
 
-        let firstTimedKey = tpvs.lazy.compactMap { $0.time.flatMap(ISO8601Timestamp.parse).map(Self.key) }.first
+        let firstTimedKey = tpvs.lazy.compactMap { $0.time.flatMap(ISO8601Time.parse).map(Self.key) }.first
         var oursByTime: [Int64: Observation] = [:]
         for observation in observations {
             let time = Self.gpsdTime(forOurs: observation.time)

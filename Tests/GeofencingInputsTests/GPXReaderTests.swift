@@ -1,8 +1,9 @@
 // GPX: a real Garmin track, hand-made routes, and malformed files.
 import Foundation
 import Geofencing
-import Testing
+import GeofencingEvents
 @testable import GeofencingInputs
+import Testing
 
 @Suite("GPX reader")
 struct GPXReaderTests {
@@ -19,8 +20,8 @@ struct GPXReaderTests {
         let fixes = document.observations.compactMap(\.fix)
         #expect(fixes.count == 104)
         #expect(document.untimedTrackPoints == 0)
-        #expect(fixes.first?.timestamp == ISO8601Timestamp.parse("2020-12-18T06:15:50Z"))
-        #expect(fixes.last?.timestamp == ISO8601Timestamp.parse("2020-12-18T06:24:24Z"))
+        #expect(fixes.first?.timestamp == ISO8601Time.parse("2020-12-18T06:15:50Z"))
+        #expect(fixes.last?.timestamp == ISO8601Time.parse("2020-12-18T06:24:24Z"))
         #expect(fixes.last.map { $0.timestamp.timeIntervalSince(fixes[0].timestamp) } == 514)
         #expect(fixes.last?.coordinate == Coordinate(latitude: 45.2733349521, longitude: 13.7139970623))
         #expect(fixes.last?.altitude == 210.67)
@@ -58,7 +59,7 @@ struct GPXReaderTests {
         let fixes = document.observations.compactMap(\.fix)
         #expect(fixes.count == 2, "route points and untimed track points are not fixes")
         #expect(fixes.first?.horizontalAccuracy == 1.3 * 19)
-        #expect(fixes.last?.timestamp == ISO8601Timestamp.parse("2008-03-03T22:24:38.5Z"))
+        #expect(fixes.last?.timestamp == ISO8601Time.parse("2008-03-03T22:24:38.5Z"))
     }
 
     @Test func gpx10WithoutNamespaceReadsToo() throws {

@@ -1,6 +1,7 @@
 // Test support: NMEA text with correct checksums, so tests can state sentences by their content.
 import Foundation
 import Geofencing
+import GeofencingEvents
 @testable import GeofencingInputs
 
 enum NMEATestText {

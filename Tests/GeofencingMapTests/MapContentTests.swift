@@ -1,8 +1,8 @@
 // The page's contents: what it embeds, that it is self-contained, and that odd inputs still give a valid page.
 import Foundation
 import Geofencing
+import GeofencingEvents
 @testable import GeofencingMap
-import GeofencingStore
 import GeofencingTestSupport
 import Testing
 
@@ -22,7 +22,7 @@ struct MapContentTests {
         #expect(drive.events.count == 6)  // enter and exit of each of the three fences
         #expect(events.count == drive.events.count)
         #expect(events.map { $0["type"] as? String } == drive.events.map(\.kind.rawValue))
-        #expect(events.first?["time"] as? String == JSONText.iso8601(drive.events[0].time))
+        #expect(events.first?["time"] as? String == ISO8601Time.format(drive.events[0].time))
         #expect(html.contains("3 fences \u{00b7} 151 track fixes"))
     }
 

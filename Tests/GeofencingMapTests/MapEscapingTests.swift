@@ -33,6 +33,18 @@ struct MapEscapingTests {
         #expect(MapEscaping.scriptJSONString("\u{2028}\u{2029}") == #""\u2028\u2029""#)
         #expect(MapEscaping.scriptJSONString("\"\\\n\u{1}") == #""\"\\\n\u0001""#)
         #expect(MapEscaping.scriptJSONString("stop-1 Ä") == "\"stop-1 Ä\"")
+        #expect(MapEscaping.scriptJSONString("\u{FEFF}</SCRIPT >") == #""\ufeff\u003c/SCRIPT \u003e""#)
+    }
+
+    @Test("U+FEFF in identifiers: escaped in the page, and the data reads back with it where it was")
+    func byteOrderMarkInIdentifiers() throws {
+        let identifiers = ["\u{FEFF}lead", "a</script>\u{FEFF}", "\u{1}\u{FEFF}after-escape"]
+        let drive = MapTestData.drive(identifiers: identifiers)
+        let html = MapDocument(title: "t", regions: drive.regions, track: drive.track, events: drive.events).html()
+        #expect(!html.unicodeScalars.contains("\u{FEFF}"))
+        #expect(html.components(separatedBy: "</script>").count - 1 == 2)
+        let data = try MapTestData.embeddedData(html)
+        #expect((data["fences"] as? [String: Any])?["id"] as? [String] == identifiers)
     }
 
     @Test("HTML text and attribute escaping")

@@ -1,9 +1,9 @@
 // Test support: fences, tracks and events with known layouts, and reading back the data a page embeds.
 import Foundation
 import Geofencing
-import GeofencingMap
-import GeofencingStore
+import GeofencingEvents
 import GeofencingInputs
+import GeofencingMap
 import GeofencingTestSupport
 import Testing
 

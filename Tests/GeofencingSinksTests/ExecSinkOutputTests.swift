@@ -1,5 +1,5 @@
 import Foundation
-import GeofencingStore
+import GeofencingEvents
 import Synchronization
 import Testing
 

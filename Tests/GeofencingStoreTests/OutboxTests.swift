@@ -2,6 +2,7 @@
 // continue without gaps (or nothing is written), and sinks have independent cursors that pruning respects.
 import Foundation
 import Geofencing
+import GeofencingEvents
 @testable import GeofencingStore
 import Testing
 

@@ -2,6 +2,7 @@
 // mounts for a full and a read-only file system.
 import Foundation
 import Geofencing
+import GeofencingEvents
 @testable import GeofencingStore
 
 /// A fresh directory under the system's temporary directory, removed with everything in it when released.

@@ -1,4 +1,5 @@
 import Geofencing
+import GeofencingEvents
 import GeofencingMap
 import GeofencingStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import GeofencingEvents
 import GeofencingStore
 
 /// `geofence query --fences FILE [--points FILE|-]`: batch classification of points, CSV out.

@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import GeofencingEvents
 import GeofencingInputs
 
 /// `geofence simulate ... -o OUT.nmea`: a simulated drive as an NMEA log, for field tests through gpsfake.
@@ -46,7 +47,7 @@ enum SimulateCommand {
         }
         var start = DriveSimulator.defaultStartTime
         if let startText {
-            guard let date = ISO8601Parsing.date(startText) else {
+            guard let date = ISO8601Time.parse(startText) else {
                 throw arguments.usageError("--start \(startText): expected an ISO 8601 UTC time like 2024-06-15T12:00:00Z")
             }
             start = date

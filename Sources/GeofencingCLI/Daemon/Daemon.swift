@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import GeofencingEvents
 import GeofencingGPSD
 import GeofencingInputs
 import GeofencingSinks

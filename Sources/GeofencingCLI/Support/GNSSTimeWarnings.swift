@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import GeofencingEvents
 
 /// Tells the log (standard error), once per kind, what the monitor's GNSS time guard did: a fix dropped for a time
 /// that jumped forward or back, a new time base adopted, a repeated time. Later ones of the same kind are only
@@ -61,11 +62,8 @@ struct GNSSTimeWarnings {
 
     private mutating func warn(_ kind: Kind) -> Bool { warned.insert(kind).inserted }
 
-    private static func text(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
+    /// As the events write times, so a warning's time can be found among them.
+    private static func text(_ date: Date) -> String { ISO8601Time.format(date) }
 
     /// "3 s", "2.5 h", "73.0 years": how far a time jumped, for a reader.
     private static func span(_ seconds: Double) -> String {

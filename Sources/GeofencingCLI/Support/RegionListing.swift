@@ -1,4 +1,5 @@
 import Geofencing
+import GeofencingEvents
 import GeofencingSinks
 import GeofencingStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import GeofencingEvents
 import GeofencingMap
 import GeofencingStore
 

@@ -1,4 +1,5 @@
 import Geofencing
+import GeofencingEvents
 
 /// Writes regions as a GeoJSON FeatureCollection that `FenceGeoJSONReader` reads back to equal regions (a region
 /// read from a file always does; a polygon made in code comes back with its open rings closed and its rings grouped
@@ -9,16 +10,16 @@ import Geofencing
 /// MultiPolygon of its parts, so GIS tools read holes and islands as the monitor does; every ring closed (RFC 7946
 /// 3.1.6: an open ring gets its first position again at the end); a corridor a LineString with
 /// `properties.half_width_m`. Coordinates are written in each region's source datum, with `properties.datum` on
-/// every feature when any region's datum is not WGS-84 (see `FenceFile.geojson`). Strings are escaped as RFC 8259
-/// requires (quote, backslash, control characters), and U+FEFF too, and otherwise written as UTF-8; numbers in their
-/// shortest exact form.
+/// every feature when any region's datum is not WGS-84 (see `FenceFile.geojson`). Strings are escaped by
+/// `JSONText.quoted` (U+FEFF included, which JSONSerialization would drop) and otherwise written as UTF-8; numbers
+/// in their shortest exact form.
 enum FenceGeoJSONWriter {
     static func write(_ regions: [Region]) -> String {
         let namesDatum = regions.contains { $0.sourceDatum != .wgs84 }
         var text = "{\"type\":\"FeatureCollection\",\"features\":["
         for (index, region) in regions.enumerated() {
             text += index == 0 ? "\n" : ",\n"
-            let identifier = string(region.identifier)
+            let identifier = JSONText.quoted(region.identifier)
             text += "{\"type\":\"Feature\",\"id\":\(identifier),\"geometry\":"
             var size = ""
             switch region.sourceShape {
@@ -89,25 +90,5 @@ enum FenceGeoJSONWriter {
     /// refuses with the feature named.
     private static func number(_ value: Double) -> String {
         value.isFinite ? FenceNumber.shortest(value) : "null"
-    }
-
-    private static func string(_ value: String) -> String {
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            // Foundation's JSONSerialization drops a raw U+FEFF that starts a string or follows an escape, as if it
-            // were a byte order mark (fuzzing found identifiers that changed on the way back); escaped, it is kept.
-            case _ where scalar.value < 0x20 || scalar == "\u{FEFF}":
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import GeofencingEvents
 
 /// The fields of a gpsd JSON report that the reader uses; for a TPV (time-position-velocity) report, those of the
 /// fix. gpsd leaves out what it does not know, and absent fields stay nil (never 0).
@@ -32,7 +33,7 @@ struct GPSDReport: Decodable {
         reportClass = try container.decode(String.self, forKey: .reportClass)
         mode = try container.decodeIfPresent(Int.self, forKey: .mode)
         if let text = try? container.decodeIfPresent(String.self, forKey: .time) {
-            guard let time = ISO8601Timestamp.parse(text) else {
+            guard let time = ISO8601Time.parse(text) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .time, in: container,
                     debugDescription: "\(InputText.doubleQuoted(text)) is not an ISO 8601 time")

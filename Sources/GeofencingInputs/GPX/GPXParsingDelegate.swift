@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Geofencing
+import GeofencingEvents
 
 /// Builds a `GPXDocument` from XMLParser's events. Knows the few GPX elements the readers need and skips the rest
 /// (metadata, waypoints, extensions); namespaces are ignored so that GPX 1.0 files and files with a default
@@ -64,7 +65,7 @@ final class GPXParsingDelegate: NSObject, XMLParserDelegate {
         case ("trkpt", "hdop"), ("rtept", "hdop"): point?.hdop = number(parser, name, value)
         case ("trkpt", "name"), ("rtept", "name"): point?.name = value
         case ("trkpt", "time"), ("rtept", "time"):
-            guard let time = ISO8601Timestamp.parse(value) else {
+            guard let time = ISO8601Time.parse(value) else {
                 return fail(parser, "<time> \(InputText.doubleQuoted(value)) is not an ISO 8601 time")
             }
             point?.time = time

@@ -1,3 +1,5 @@
+import GeofencingEvents
+
 /// Decides the calendar day of each epoch. NMEA sentences carry the time of day; only RMC (two-digit year) and ZDA
 /// carry a date, and many logs have neither (GLL-only, GGA-only).
 ///

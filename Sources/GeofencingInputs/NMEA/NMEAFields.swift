@@ -1,4 +1,5 @@
 import Geofencing
+import GeofencingEvents
 
 /// Why a field of an otherwise well-formed sentence cannot be read, e.g. `field 3 (latitude): "12x7.5" is not a
 /// number`.

@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import GeofencingEvents
 
 /// Reads NMEA 0183 into observations, one per epoch: a pure parser that is fed bytes or lines and returns the
 /// observations they complete. It never stops on bad input: bad lines are counted in `statistics` and skipped.

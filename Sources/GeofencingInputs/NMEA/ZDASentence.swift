@@ -1,3 +1,5 @@
+import GeofencingEvents
+
 extension NMEAReport {
     /// ZDA, time and date: `time, day, month, four-digit year, zone hours, zone minutes`. The only sentence with a
     /// full year; some instruments send it with the date fields empty, and then it gives only the time.

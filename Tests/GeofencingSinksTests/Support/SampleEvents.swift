@@ -1,6 +1,6 @@
 import Foundation
 import Geofencing
-import GeofencingStore
+import GeofencingEvents
 
 /// Events as the daemon would hand them to a sink, around the interface's example line
 /// (`{"seq":17,"type":"enter","region":"stop-1234","time":"2008-03-03T22:25:13Z",...}`).

@@ -1,15 +1,40 @@
 import Foundation
 
-/// Reads the ISO 8601 / RFC 3339 timestamps of GPX files and gpsd JSON reports, e.g. `2020-12-18T06:15:50Z`,
-/// `2027-10-18T22:24:38.000Z`, `2013-06-30T09:41:10.5+02:00`.
+/// The project's one ISO 8601 / RFC 3339 time, written into events and read from event lines, GPX files, gpsd JSON
+/// reports and the command line.
 ///
-/// Written by hand rather than with `ISO8601DateFormatter` because the formatter rejects fractional seconds unless
-/// told to expect them (and then rejects their absence), and because GPS logs should not depend on formatter
-/// behaviour that differs between Foundation versions. A timestamp without a zone designator is taken as UTC, which is
-/// what GPX 1.1 prescribes for `<time>` and what gpsd writes.
-enum ISO8601Timestamp {
+/// Written: UTC, "2008-03-03T22:25:13Z", or with milliseconds ("...13.500Z") when the time has a fraction.
+/// Read: `2020-12-18T06:15:50Z`, `2027-10-18T22:24:38.000Z`, `2013-06-30T09:41:10.5+02:00`, and what `format` writes.
+///
+/// Both by hand on `CivilCalendar` (the proleptic Gregorian calendar) rather than with `ISO8601DateFormatter` or
+/// `Calendar`: the formatter rejects fractional seconds unless told to expect them (and then rejects their absence)
+/// and accepts a February 30, and GPS logs and event lines should not depend on behaviour that differs between
+/// Foundation versions. A timestamp without a zone designator is taken as UTC, which is what GPX 1.1 prescribes for
+/// `<time>` and what gpsd writes.
+public enum ISO8601Time {
+    /// `time` in UTC, to the millisecond (rounded; a fraction that rounds to a whole second is not written).
+    /// Times beyond ±1e17 s (no GNSS time, no calendar date) are written as that bound.
+    public static func format(_ time: Date) -> String {
+        let seconds = min(max(time.timeIntervalSince1970, -1e17), 1e17)
+        let whole = seconds.rounded(.down)
+        let millis = Int(((seconds - whole) * 1000).rounded())
+        let wholeSeconds = Int64(millis == 1000 ? whole + 1 : whole)
+        let secondsPerDay = Int64(CivilCalendar.secondsPerDay)
+        let day = wholeSeconds >= 0 ? wholeSeconds / secondsPerDay : (wholeSeconds + 1) / secondsPerDay - 1
+        let secondsIntoDay = Int(wholeSeconds - day * secondsPerDay)
+        let date = CivilCalendar.civilDate(day: Int(day))
+        let base = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", date.year, date.month, date.day, secondsIntoDay / 3600,
+            secondsIntoDay / 60 % 60, secondsIntoDay % 60)
+        return millis == 0 || millis == 1000 ? base + "Z" : base + String(format: ".%03dZ", millis)
+    }
+
     /// The instant written in `text`, or nil when it is not a complete date and time of day.
-    static func parse(_ text: some StringProtocol) -> Date? {
+    ///
+    /// A date and a time of day, separated by `T`, `t` or a space; seconds up to 60 (23:59:60, a leap second, is
+    /// dated as `CivilCalendar.date` says); an optional fraction after `.` or `,` (to the nanosecond); then `Z`,
+    /// `z`, `+hh:mm`, `-hhmm`, `+hh` or nothing (UTC). Nothing else, before or after.
+    public static func parse(_ text: some StringProtocol) -> Date? {
         var scanner = DigitScanner(Array(text.utf8))
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
               let month = scanner.number(digits: 2), scanner.skip("-"),
@@ -33,7 +58,7 @@ enum ISO8601Timestamp {
     }
 }
 
-/// A cursor over ASCII bytes that reads fixed-width numbers; the pieces `ISO8601Timestamp` is built from.
+/// A cursor over ASCII bytes that reads fixed-width numbers; the pieces `ISO8601Time.parse` is built from.
 private struct DigitScanner {
     private let bytes: [UInt8]
     private var index = 0

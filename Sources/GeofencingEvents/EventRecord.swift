@@ -1,0 +1,61 @@
+import Foundation
+import Geofencing
+
+/// An event as the store keeps it in its outbox and the sinks send it: the wire form of a `RegionEvent`.
+///
+/// Its JSON Lines form, `jsonLine`, and the reading back of it, `init(jsonLine:)`, are in EventRecord+JSONLine.swift.
+public struct EventRecord: Sendable, Hashable, Codable {
+    /// The wire names of the event kinds. `state` is a `RegionEvent.Kind.determined`; `approach` is reserved for
+    /// approach alarms.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case enter, exit, dwell, approach, state
+    }
+
+    /// The monitor's sequence number: consecutive, without gaps, across restarts of the daemon.
+    public var sequence: UInt64
+    public var kind: Kind
+    /// The region's identifier.
+    public var region: String
+    /// GNSS time of the event.
+    public var time: Date
+    public var latitude: Double
+    public var longitude: Double
+    /// Signed distance from the boundary in metres, negative inside; nil when the state became unknown.
+    public var distance: Double?
+    public var state: RegionState
+    /// The change happened while no usable fixes came (an outage, or the daemon was down) and was found afterwards.
+    public var inferred: Bool
+    /// Time and position interpolated between two fixes (a fast pass through a small region).
+    public var interpolated: Bool
+
+    public init(
+        sequence: UInt64, kind: Kind, region: String, time: Date, latitude: Double, longitude: Double,
+        distance: Double?, state: RegionState, inferred: Bool = false, interpolated: Bool = false
+    ) {
+        self.sequence = sequence
+        self.kind = kind
+        self.region = region
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.distance = distance
+        self.state = state
+        self.inferred = inferred
+        self.interpolated = interpolated
+    }
+
+    public init(_ event: RegionEvent) {
+        let kind: Kind
+        switch event.kind {
+        case .enter: kind = .enter
+        case .exit: kind = .exit
+        case .dwell: kind = .dwell
+        case .approach: kind = .approach
+        case .determined: kind = .state
+        }
+        self.init(
+            sequence: event.sequence, kind: kind, region: event.regionIdentifier, time: event.time,
+            latitude: event.coordinate.latitude, longitude: event.coordinate.longitude, distance: event.distance,
+            state: event.state, inferred: event.inferred, interpolated: event.interpolated)
+    }
+}
