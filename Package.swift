@@ -8,6 +8,8 @@ let package = Package(
         // The Swift façade (RegionMonitor) over the C core (include/geofence.h, usable from C on its own).
         .library(name: "Geofencing", targets: ["Geofencing", "CGeofence"]),
         .library(name: "GeofencingInputs", targets: ["GeofencingInputs"]),
+        // What the unit writes rather than reads: NMEA logs (for gpsfake) and fence files (GeoJSON, CSV).
+        .library(name: "GeofencingWriters", targets: ["GeofencingWriters"]),
         // Fixes from gpsd through libgps; without the GPSD trait it builds, and GPSDSource.start() throws .disabled.
         .library(name: "GeofencingGPSD", targets: ["GeofencingGPSD"]),
         // The SQLite store of the daemon: regions, their states, and the event outbox.
@@ -49,11 +51,17 @@ let package = Package(
             dependencies: ["CGeofence"],
             path: "Sources/Geofencing"
         ),
-        // Inputs without gpsd: NMEA 0183, GPX and gpsd JSON readers, and the drive simulator.
+        // Inputs without gpsd: NMEA 0183, GPX and gpsd JSON readers, fence file readers, and the drive simulator.
         .target(
             name: "GeofencingInputs",
             dependencies: ["Geofencing"],
             path: "Sources/GeofencingInputs"
+        ),
+        // Writers: NMEA 0183 logs of observations, GeoJSON and CSV fence files; they read back through the inputs.
+        .target(
+            name: "GeofencingWriters",
+            dependencies: ["Geofencing", "GeofencingInputs"],
+            path: "Sources/GeofencingWriters"
         ),
         // libgps, gpsd's client library (pkg-config libgps); used only with the GPSD trait.
         .systemLibrary(
@@ -105,8 +113,8 @@ let package = Package(
         .target(
             name: "GeofencingCLI",
             dependencies: [
-                "Geofencing", "GeofencingInputs", "GeofencingGPSD", "GeofencingStore", "GeofencingSinks",
-                "GeofencingMap",
+                "Geofencing", "GeofencingInputs", "GeofencingWriters", "GeofencingGPSD", "GeofencingStore",
+                "GeofencingSinks", "GeofencingMap",
             ],
             path: "Sources/GeofencingCLI"
         ),
@@ -157,13 +165,15 @@ let package = Package(
         ),
         .testTarget(
             name: "GeofencingInputsTests",
-            dependencies: ["GeofencingInputs", "Geofencing", "GeofencingTestSupport"],
+            dependencies: ["GeofencingInputs", "GeofencingWriters", "Geofencing", "GeofencingTestSupport"],
             path: "Tests/GeofencingInputsTests",
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "GeofencingGPSDTests",
-            dependencies: ["GeofencingGPSD", "GeofencingInputs", "Geofencing", "GeofencingTestSupport"],
+            dependencies: [
+                "GeofencingGPSD", "GeofencingInputs", "GeofencingWriters", "Geofencing", "GeofencingTestSupport",
+            ],
             path: "Tests/GeofencingGPSDTests"
         ),
         .testTarget(
@@ -184,7 +194,8 @@ let package = Package(
         .testTarget(
             name: "GeofencingCLITests",
             dependencies: [
-                "GeofencingCLI", "GeofencingStore", "GeofencingInputs", "Geofencing", "GeofencingTestSupport",
+                "GeofencingCLI", "GeofencingStore", "GeofencingInputs", "GeofencingWriters", "Geofencing",
+                "GeofencingTestSupport",
             ],
             path: "Tests/GeofencingCLITests",
             exclude: ["Fixtures"]

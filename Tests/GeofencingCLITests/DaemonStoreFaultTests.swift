@@ -3,6 +3,7 @@ import Geofencing
 import GeofencingInputs
 import GeofencingStore
 import GeofencingTestSupport
+import GeofencingWriters
 import Testing
 
 /// `geofence run --store` on a file system that fills up, or turns read-only, while the daemon runs, and on a store

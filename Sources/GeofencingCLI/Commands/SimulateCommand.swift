@@ -1,6 +1,7 @@
 import Foundation
 import Geofencing
 import GeofencingInputs
+import GeofencingWriters
 
 /// `geofence simulate ... -o OUT.nmea`: a simulated drive as an NMEA log, for field tests through gpsfake.
 enum SimulateCommand {
