@@ -97,7 +97,8 @@ final class Daemon: Sendable {
         var pending: [EventRecord] = []
         var sincePrune = 0
         var timeWarnings = GNSSTimeWarnings(command: "geofence run", configuration: configuration)
-        var (source, reportWarnings) = try options.input.start()
+        let (source, gpsdWarnings) = try options.input.start()
+        var reportWarnings = gpsdWarnings
         if let reconnecting = source as? any ReconnectingObservationSource {
             Self.logConnectionStates(of: reconnecting, name: options.input.sourceName)
         }
