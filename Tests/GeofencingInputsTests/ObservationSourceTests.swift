@@ -36,6 +36,9 @@ import Glibc
         #expect(recorded == track.observations)
         #expect(recorded.count == 2)
         #expect(streamed == recorded)
+        // Neither holds a connection: a device's failure ends its stream, a track was read whole.
+        #expect(!(live as any ObservationSource is any ReconnectingObservationSource))
+        #expect(!(track as any ObservationSource is any ReconnectingObservationSource))
     }
 
     /// A track's stream starts anew at each call, and its sequence type says it cannot fail.
