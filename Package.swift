@@ -10,6 +10,8 @@ let package = Package(
         // The event's wire form: EventRecord and its JSON line (both ways), the one JSON string escaper, ISO 8601 time.
         .library(name: "GeofencingEvents", targets: ["GeofencingEvents"]),
         .library(name: "GeofencingInputs", targets: ["GeofencingInputs"]),
+        // What the unit writes rather than reads: NMEA logs (for gpsfake) and fence files (GeoJSON, CSV).
+        .library(name: "GeofencingWriters", targets: ["GeofencingWriters"]),
         // Fixes from gpsd through libgps; without the GPSD trait it builds, and GPSDSource.start() throws .disabled.
         .library(name: "GeofencingGPSD", targets: ["GeofencingGPSD"]),
         // The SQLite store of the daemon: regions, their states, and the event outbox.
@@ -58,11 +60,17 @@ let package = Package(
             dependencies: ["Geofencing"],
             path: "Sources/GeofencingEvents"
         ),
-        // Inputs without gpsd: NMEA 0183, GPX and gpsd JSON readers, and the drive simulator.
+        // Inputs without gpsd: NMEA 0183, GPX and gpsd JSON readers, fence file readers, and the drive simulator.
         .target(
             name: "GeofencingInputs",
             dependencies: ["Geofencing", "GeofencingEvents"],
             path: "Sources/GeofencingInputs"
+        ),
+        // Writers: NMEA 0183 logs of observations, GeoJSON and CSV fence files; they read back through the inputs.
+        .target(
+            name: "GeofencingWriters",
+            dependencies: ["Geofencing", "GeofencingEvents", "GeofencingInputs"],
+            path: "Sources/GeofencingWriters"
         ),
         // libgps, gpsd's client library (pkg-config libgps); used only with the GPSD trait.
         .systemLibrary(
@@ -116,7 +124,8 @@ let package = Package(
         .target(
             name: "GeofencingCLI",
             dependencies: [
-                "Geofencing", "GeofencingEvents", "GeofencingInputs", "GeofencingGPSD", "GeofencingStore",
+                "Geofencing", "GeofencingEvents", "GeofencingInputs", "GeofencingWriters", "GeofencingGPSD",
+                "GeofencingStore",
                 "GeofencingSinks", "GeofencingMap",
             ],
             path: "Sources/GeofencingCLI"
@@ -173,13 +182,17 @@ let package = Package(
         ),
         .testTarget(
             name: "GeofencingInputsTests",
-            dependencies: ["GeofencingInputs", "GeofencingEvents", "Geofencing", "GeofencingTestSupport"],
+            dependencies: [
+                "GeofencingInputs", "GeofencingEvents", "GeofencingWriters", "Geofencing", "GeofencingTestSupport",
+            ],
             path: "Tests/GeofencingInputsTests",
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "GeofencingGPSDTests",
-            dependencies: ["GeofencingGPSD", "GeofencingInputs", "Geofencing", "GeofencingTestSupport"],
+            dependencies: [
+                "GeofencingGPSD", "GeofencingInputs", "GeofencingWriters", "Geofencing", "GeofencingTestSupport",
+            ],
             path: "Tests/GeofencingGPSDTests"
         ),
         .testTarget(
@@ -200,7 +213,8 @@ let package = Package(
         .testTarget(
             name: "GeofencingCLITests",
             dependencies: [
-                "GeofencingCLI", "GeofencingStore", "GeofencingEvents", "GeofencingInputs", "Geofencing",
+                "GeofencingCLI", "GeofencingStore", "GeofencingEvents", "GeofencingInputs", "GeofencingWriters",
+                "Geofencing",
                 "GeofencingTestSupport",
             ],
             path: "Tests/GeofencingCLITests",

@@ -12,11 +12,12 @@
 #       build/fuzz-inputs/bin/fuzz-<target> <reproducer>
 #
 # The fuzzers are built outside the package graph (SwiftPM library targets may not carry -sanitize=fuzzer as an
-# unsafe flag): the C core with clang, Geofencing, GeofencingEvents (the readers' ISO 8601 time, the GeoJSON writer's
-# string escaper) and GeofencingInputs as modules with swiftc, all with libFuzzer's coverage instrumentation and
-# AddressSanitizer. libFuzzer comes with the Swift toolchain's clang runtime (libclang_rt.fuzzer). Build output, the
-# growing corpora and crash reproducers go to build/fuzz-inputs (FUZZ_BUILD_DIR to change), which is ignored by git;
-# the seed corpora in the repository are only read.
+# unsafe flag): the C core with clang, Geofencing, GeofencingEvents (the readers' ISO 8601 time, the writers' string
+# escaper), GeofencingInputs and GeofencingWriters (the fence file fuzzer writes back what it read) as modules with
+# swiftc, all with libFuzzer's coverage instrumentation and AddressSanitizer. libFuzzer comes with the Swift
+# toolchain's clang runtime (libclang_rt.fuzzer). Build output, the growing corpora and crash reproducers go to
+# build/fuzz-inputs (FUZZ_BUILD_DIR to change), which is ignored by git; the seed corpora in the repository are only
+# read.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -39,7 +40,7 @@ seconds_per_target=$(( total_seconds / ${#targets[@]} ))
 swift_flags=(-swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -package-name Geofencing)
 
 build_libraries() {
-    echo "fuzz-inputs: building the C core, Geofencing, GeofencingEvents and GeofencingInputs (instrumented) in $build"
+    echo "fuzz-inputs: building the C core, Geofencing, GeofencingEvents, GeofencingInputs and GeofencingWriters (instrumented) in $build"
     rm -rf "$build/obj" "$build/modules" "$build/cgeofence"
     mkdir -p "$build/obj" "$build/modules" "$build/cgeofence"
     for source in CSources/*.c; do
@@ -63,6 +64,10 @@ EOF
         -emit-module -emit-module-path "$build/modules/GeofencingInputs.swiftmodule" \
         $(printf '%s\n' Sources/GeofencingInputs/*.swift Sources/GeofencingInputs/*/*.swift | sort) \
         -c -o "$build/obj/GeofencingInputs.o"
+    swiftc "${swift_flags[@]}" -module-name GeofencingWriters -I "$build/cgeofence" -I "$build/modules" -wmo \
+        -emit-module -emit-module-path "$build/modules/GeofencingWriters.swiftmodule" \
+        $(printf '%s\n' Sources/GeofencingWriters/*.swift | sort) \
+        -c -o "$build/obj/GeofencingWriters.o"
 }
 
 build_fuzzer() {
@@ -78,8 +83,9 @@ build_fuzzer() {
 stamp="$build/built.stamp"
 inputs_changed() {
     [[ ! -e "$stamp" ]] && return 0
-    [[ -n "$(find Sources/Geofencing Sources/GeofencingEvents Sources/GeofencingInputs CSources include fuzz/inputs \
-        -maxdepth 3 \( -name '*.swift' -o -name '*.c' -o -name '*.h' \) -newer "$stamp" -print -quit)" ]] && return 0
+    [[ -n "$(find Sources/Geofencing Sources/GeofencingEvents Sources/GeofencingInputs Sources/GeofencingWriters CSources \
+        include fuzz/inputs -maxdepth 3 \( -name '*.swift' -o -name '*.c' -o -name '*.h' \) -newer "$stamp" -print -quit)" ]] \
+        && return 0
     [[ scripts/fuzz-inputs.sh -nt "$stamp" ]]
 }
 if inputs_changed; then

@@ -1,30 +1,9 @@
-/// Where a `GPSDSource` stands with gpsd, for logging and health checks. The states follow each other in this
-/// order, the middle three repeating for as long as the source runs:
-/// `idle` → `connecting` → `connected` → `waitingToReconnect` → `connecting` → ... → `stopped`.
-public enum GPSDConnectionState: Sendable, Hashable, CustomStringConvertible {
-    /// Created, not started.
-    case idle
-    /// Opening the connection. `attempt` is 1 for the first attempt after `start()` or after a connection on
-    /// which gpsd answered, then 2, 3, ... while attempts fail without a word from gpsd.
-    case connecting(attempt: Int)
-    /// Connected and watching: gpsd's reports flow.
-    case connected
-    /// The connection failed or ended for `reason`; the next attempt comes after `delay`.
-    case waitingToReconnect(delay: Duration, reason: GPSDError)
-    /// Stopped (`stop()`, or the observation stream's consumer went away); the socket is closed and the reader
-    /// thread has ended. Final.
-    case stopped
+import Geofencing
 
-    public var description: String {
-        switch self {
-        case .idle: "idle"
-        case .connecting(let attempt): "connecting (attempt \(attempt))"
-        case .connected: "connected"
-        case .waitingToReconnect(let delay, let reason): "\(reason); reconnecting in \(delay)"
-        case .stopped: "stopped"
-        }
-    }
-}
+/// Where a `GPSDSource` stands with gpsd, for logging and health checks: `connecting(attempt:)` counts attempts that
+/// fail without a word from gpsd; `waitingToReconnect` says why the connection failed or ended; `stopped` follows
+/// `stop()` or the end of the observations' consumer, once the socket is closed and the reader thread has ended.
+public typealias GPSDConnectionState = ConnectionState<GPSDError>
 
 /// Counters of a `GPSDSource` since it started.
 public struct GPSDStatistics: Sendable, Hashable {

@@ -25,6 +25,9 @@ import Geofencing
 /// and the source reconnects after a wait that grows exponentially up to `ReconnectBackoff.maximum`.
 /// `connectionStates` tells what happens, for logging.
 ///
+/// As a `ReconnectingObservationSource`, its `observationStream()` is `observations`, which flows once `start()` was
+/// called and never fails: whatever goes wrong with gpsd is a connection state.
+///
 /// Lifetime: the source runs from `start()` until `stop()`, or until the task consuming `observations` is cancelled.
 /// Then the thread closes gpsd's socket, publishes `.stopped`, ends both streams and exits, within a few
 /// milliseconds, except while `gps_open` resolves a host name or waits on a TCP connect to an unreachable remote
@@ -119,4 +122,11 @@ public final class GPSDSource: Sendable {
         set { core.faultHook = newValue }
     }
     #endif
+}
+
+extension GPSDSource: ReconnectingObservationSource {
+    /// `observations`: the one stream of the source, flowing once `start()` was called.
+    public func observationStream() -> AsyncStream<Observation> {
+        observations
+    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Geofencing
 import GeofencingInputs
 import GeofencingTestSupport
+import GeofencingWriters
 import Testing
 
 /// `geofence run --mqtt` against a real broker that goes away and comes back: events queue in the store while it

@@ -4,6 +4,7 @@ import GeofencingEvents
 import GeofencingInputs
 import GeofencingStore
 import GeofencingTestSupport
+import GeofencingWriters
 import Testing
 
 /// `geofence run --store` on a file system that fills up, or turns read-only, while the daemon runs, and on a store

@@ -2,6 +2,7 @@ import Foundation
 import Geofencing
 import GeofencingInputs
 import GeofencingTestSupport
+import GeofencingWriters
 
 /// Drives and fence files for the daemon tests, made on the spot (deterministic for a seed).
 enum DaemonFixtures {

@@ -4,6 +4,7 @@ import GeofencingEvents
 import GeofencingInputs
 import GeofencingStore
 import GeofencingTestSupport
+import GeofencingWriters
 import Testing
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import Geofencing
 import GeofencingInputs
 import GeofencingStore
 import GeofencingTestSupport
+import GeofencingWriters
 import Testing
 
 #if canImport(Glibc)

@@ -5,6 +5,7 @@ import GeofencingTestSupport
 import Testing
 
 @testable import GeofencingGPSD
+import GeofencingWriters
 
 /// gpsd killed with SIGKILL and restarted 20 times during a drive, with `geofence run --gpsd` (the built executable)
 /// as its client: the daemon never dies, reconnects after every restart, follows the outage rules exactly, exits no

@@ -4,6 +4,7 @@ import GeofencingInputs
 import Testing
 
 @testable import GeofencingGPSD
+import GeofencingWriters
 
 /// A simulated drive written as NMEA, replayed by gpsfake through a real gpsd and read with GPSDSource, gives the
 /// fixes the NMEA reader reads from the same file: the field-test path (simulate, gpsfake, `geofence run --gpsd`)

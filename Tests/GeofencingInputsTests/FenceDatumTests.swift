@@ -3,6 +3,7 @@
 import Foundation
 import Geofencing
 import GeofencingInputs
+import GeofencingWriters
 import Testing
 
 @Suite("Fence files with datums")

@@ -4,6 +4,7 @@
 import Foundation
 import Geofencing
 import GeofencingInputs
+import GeofencingWriters
 import Testing
 
 @Suite("Fence file shapes")

@@ -4,6 +4,7 @@ import Foundation
 import Geofencing
 import Testing
 @testable import GeofencingInputs
+import GeofencingWriters
 
 @Suite("Fuzzing regressions")
 struct FuzzRegressionTests {

@@ -24,7 +24,7 @@ struct NMEAStreamTests {
         var descriptors: [Int32] = [0, 0]
         #expect(pipe(&descriptors) == 0)
         let data = NMEATestText.log(Self.epochs)
-        let stream = NMEAStream.observations(from: .fileDescriptor(descriptors[0]))
+        let stream = NMEAStream(from: .fileDescriptor(descriptors[0])).observationStream()
         // Written in small pieces, as a serial line delivers them.
         for start in stride(from: 0, to: data.count, by: 50) {
             let piece = [UInt8](data[start..<min(start + 50, data.count)])
@@ -40,13 +40,14 @@ struct NMEAStreamTests {
     @Test(.enabled(if: TestData.isSharedDataAvailable, TestData.skipMessage))
     func aRegularFileReadsLikeTheFileReader() async throws {
         let path = TestData.shared("nmea/nmealog.txt").path
-        let observations = try await collect(NMEAStream.observations(from: .device(path: path)))
+        let observations = try await collect(NMEAStream(from: .device(path: path)).observationStream())
         #expect(observations == (try NMEAReader.read(path: path)).observations)
     }
 
     @Test func aMissingDeviceThrows() async {
         await #expect(throws: TrackReadError(source: "/dev/nonexistent-gnss", message: "open failed: No such file or directory")) {
-            try await collect(NMEAStream.observations(from: .device(path: "/dev/nonexistent-gnss", baudRate: 9600)))
+            try await collect(
+                NMEAStream(from: .device(path: "/dev/nonexistent-gnss", baudRate: 9600)).observationStream())
         }
     }
 
@@ -56,7 +57,7 @@ struct NMEAStreamTests {
     @Test func aTerminalIsSwitchedToRawModeAndRead() async throws {
         let terminal = try #require(PseudoTerminal())
         let devicePath = terminal.devicePath
-        let stream = NMEAStream.observations(from: .device(path: devicePath, baudRate: 9600))
+        let stream = NMEAStream(from: .device(path: devicePath, baudRate: 9600)).observationStream()
         try await Task.sleep(for: .milliseconds(300))             // let the reader open and configure the port
         let data = [UInt8](NMEATestText.log(Self.epochs + [Self.epochs[0].replacingOccurrences(of: "222437", with: "222439")]))
         #expect(write(terminal.master, data, data.count) == data.count)
@@ -77,7 +78,7 @@ struct NMEAStreamTests {
         let terminal = try #require(PseudoTerminal())
         let devicePath = terminal.devicePath
         await #expect {
-            try await collect(NMEAStream.observations(from: .device(path: devicePath, baudRate: 1234)))
+            try await collect(NMEAStream(from: .device(path: devicePath, baudRate: 1234)).observationStream())
         } throws: { error in
             (error as? TrackReadError)?.message.hasPrefix("baud rate 1234 is not one of 1200, 2400, 4800") == true
         }
@@ -87,7 +88,7 @@ struct NMEAStreamTests {
         var descriptors: [Int32] = [0, 0]
         #expect(pipe(&descriptors) == 0)
         defer { close(descriptors[0]); close(descriptors[1]) }
-        let stream = NMEAStream.observations(from: .fileDescriptor(descriptors[0]), pollInterval: 20)
+        let stream = NMEAStream(from: .fileDescriptor(descriptors[0]), pollInterval: 20).observationStream()
         let consumer = Task { try await collect(stream) }
         try await Task.sleep(for: .milliseconds(100))
         consumer.cancel()

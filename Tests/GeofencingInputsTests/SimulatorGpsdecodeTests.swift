@@ -2,6 +2,7 @@
 import Foundation
 import Geofencing
 @testable import GeofencingInputs
+import GeofencingWriters
 import Testing
 
 @Suite(.enabled(if: SimulatorGpsdecode.executable != nil, "gpsdecode not installed (Debian package gpsd-clients)"))

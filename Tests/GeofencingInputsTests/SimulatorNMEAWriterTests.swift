@@ -2,6 +2,7 @@
 import Foundation
 import Geofencing
 @testable import GeofencingInputs
+@testable import GeofencingWriters
 import Testing
 
 @Suite struct SimulatorNMEAWriterTests {

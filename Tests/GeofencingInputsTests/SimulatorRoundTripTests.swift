@@ -2,6 +2,7 @@
 import Foundation
 import Geofencing
 @testable import GeofencingInputs
+import GeofencingWriters
 import Testing
 
 @Suite struct SimulatorRoundTripTests {

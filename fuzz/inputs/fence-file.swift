@@ -5,6 +5,7 @@
 import Foundation
 import Geofencing
 import GeofencingInputs
+import GeofencingWriters
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFenceFile(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

@@ -3,6 +3,7 @@ import Geofencing
 import GeofencingInputs
 import GeofencingMap
 import GeofencingSinks
+import GeofencingWriters
 
 /// `geofence demo`: a simulated bus drive past stops the demo makes itself, monitored, events printed, a map
 /// written. Needs no files, no gpsd and no network.

@@ -3,6 +3,7 @@ import Geofencing
 import GeofencingInputs
 import GeofencingSinks
 import GeofencingStore
+import GeofencingWriters
 
 /// `geofence fences import FILE | list | remove ID | export [--format geojson|csv] --store PATH`.
 enum FencesCommand {

@@ -2,6 +2,7 @@ import Foundation
 import Geofencing
 import GeofencingEvents
 import GeofencingInputs
+import GeofencingWriters
 
 /// `geofence simulate ... -o OUT.nmea`: a simulated drive as an NMEA log, for field tests through gpsfake.
 enum SimulateCommand {

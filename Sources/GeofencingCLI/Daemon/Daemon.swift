@@ -98,7 +98,13 @@ final class Daemon: Sendable {
         var pending: [EventRecord] = []
         var sincePrune = 0
         var timeWarnings = GNSSTimeWarnings(command: "geofence run", configuration: configuration)
-        for try await observation in try observations() {
+        let (source, gpsdWarnings) = try options.input.start()
+        var reportWarnings = gpsdWarnings
+        if let reconnecting = source as? any ReconnectingObservationSource {
+            Self.logConnectionStates(of: reconnecting, name: options.input.sourceName)
+        }
+        for try await observation in source.erasedObservationStream() {
+            reportWarnings?.check()
             if reloadRequested.take() { monitored = reload(from: store, into: monitor, monitored: monitored) }
             monitor.process(observation)
             timeWarnings.check(monitor.timeStatistics)
@@ -187,33 +193,11 @@ final class Daemon: Sendable {
         return sinks
     }
 
-    /// The observations of the chosen input, as one stream.
-    private func observations() throws -> AsyncThrowingStream<Observation, any Error> {
-        switch options.input {
-        case .nmea(let path):
-            let source: NMEAStreamSource = path == "-" ? .standardInput : .device(path: path, baudRate: 9600)
-            return NMEAStream.observations(from: source)
-        case .gpsd(let host, let port):
-            let gps = GPSDSource(host: host, port: port)
-            do { try gps.start() } catch { throw CLIError.failure("geofence run: gpsd: \(error)") }
-            let states = gps.connectionStates
-            Task.detached {
-                for await state in states { Console.error("geofence run: gpsd \(host):\(port): \(state)") }
-            }
-            let (stream, continuation) = AsyncThrowingStream.makeStream(of: Observation.self, throwing: (any Error).self)
-            let pump = Task {
-                var warnings = GPSDReportWarnings(source: "gpsd \(host):\(port)")
-                for await observation in gps.observations {
-                    warnings.check(gps.statistics)
-                    continuation.yield(observation)
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in
-                pump.cancel()
-                gps.stop()
-            }
-            return stream
+    /// Logs every connection change of a source that reconnects by itself (gpsd) as it happens, until it stops.
+    private static func logConnectionStates(of source: some ReconnectingObservationSource, name: String) {
+        let states = source.connectionStates
+        Task.detached {
+            for await state in states { Console.error("geofence run: \(name): \(state)") }
         }
     }
 }

@@ -4,16 +4,21 @@ import GeofencingGPSD
 /// usable time, or with a position or mode out of range. Later ones are only counted (`GPSDSource.statistics`).
 /// Checked as observations arrive, so reports of these kinds are logged by the next good observation.
 struct GPSDReportWarnings {
+    /// The source whose counters are checked.
+    let gps: GPSDSource
     /// Names gpsd in each line ("gpsd localhost:2947").
     let source: String
     private var warnedUntimed = false
     private var warnedInvalid = false
 
-    init(source: String) {
+    init(_ gps: GPSDSource, source: String) {
+        self.gps = gps
         self.source = source
     }
 
-    mutating func check(_ statistics: GPSDStatistics) {
+    /// Logs the kinds of dropped report that `gps` counted since the last check and were not logged yet.
+    mutating func check() {
+        let statistics = gps.statistics
         if statistics.untimedReports > 0 && !warnedUntimed {
             warnedUntimed = true
             Console.error("geofence run: warning: \(source): a TPV report without a usable time (none, unreadable, "

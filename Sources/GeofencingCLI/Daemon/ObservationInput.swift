@@ -32,6 +32,29 @@ enum ObservationInput: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Names the input in the lines logged about it: "gpsd localhost:2947", "/dev/ttyUSB0", "-".
+    var sourceName: String {
+        switch self {
+        case .gpsd(let host, let port): "gpsd \(host):\(port)"
+        case .nmea(let path): path
+        }
+    }
+
+    /// Starts reading the input. gpsd's source comes with the warnings its dropped reports call for, to check after
+    /// each of its observations; an NMEA source has none (a bad line is skipped, not reported).
+    ///
+    /// - Throws: `CLIError` when gpsd cannot be used at all (a build without the GPSD trait).
+    func start() throws(CLIError) -> (source: any ObservationSource, reportWarnings: GPSDReportWarnings?) {
+        switch self {
+        case .nmea(let path):
+            return (NMEAStream(from: path == "-" ? .standardInput : .device(path: path, baudRate: 9600)), nil)
+        case .gpsd(let host, let port):
+            let gps = GPSDSource(host: host, port: port)
+            do { try gps.start() } catch { throw CLIError.failure("geofence run: gpsd: \(error)") }
+            return (gps, GPSDReportWarnings(gps, source: sourceName))
+        }
+    }
+
     var description: String {
         switch self {
         case .gpsd(let host, let port): "gpsd at \(host):\(port)"

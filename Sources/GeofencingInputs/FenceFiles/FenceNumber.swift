@@ -3,7 +3,7 @@
 /// Reading accepts only `[+-] digits [. digits] [(e|E) [+-] digits]` with at least one mantissa digit (".5" and "5."
 /// included), after the caller has trimmed the spaces around the cell. Everything that `Double("...")` would also
 /// take — "nan", "inf", "0x1p3", trailing junk cut off by C's strtod — is refused, so a typo cannot become a fence.
-enum FenceNumber {
+package enum FenceNumber {
     /// Cells longer than this are not numbers anyone wrote by hand (a double needs at most 24 characters).
     static let maximumLength = 64
 
@@ -39,7 +39,7 @@ enum FenceNumber {
     /// The shortest text that reads back as exactly `value`: "100" for whole numbers below 10^15, otherwise Swift's
     /// shortest round-trip form ("153.019079", "1e-05"), which the grammar above accepts. Non-finite values come out
     /// as "nan" / "inf", which the readers refuse (the writers are given validated regions).
-    static func shortest(_ value: Double) -> String {
+    package static func shortest(_ value: Double) -> String {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
             return String(Int64(value))
         }

@@ -1,7 +1,7 @@
 /// How values from a fence file are shown inside messages: quoted, through `InputText` (control characters escaped,
 /// a newline in an identifier must not split a message in two; long values cut, so one bad cell cannot flood a
 /// terminal).
-enum FenceText {
+package enum FenceText {
     /// A cell or JSON value as the file holds it: `'12abc'`.
     static func quotedValue(_ text: String) -> String {
         "'" + InputText.shown(text) + "'"
@@ -13,7 +13,7 @@ enum FenceText {
     }
 
     /// A region identifier: `"stop-1"`.
-    static func quotedIdentifier(_ identifier: String) -> String {
+    package static func quotedIdentifier(_ identifier: String) -> String {
         "\"" + InputText.shown(identifier) + "\""
     }
 

@@ -9,30 +9,48 @@ import Darwin
 #endif
 
 /// Live NMEA input: observations from a receiver as they arrive.
-public enum NMEAStream {
-    /// Reads NMEA from `source` on a background thread and yields each epoch's observation (one epoch late: an
-    /// epoch is complete when the next one starts; see `NMEAReader`).
+///
+/// ```swift
+/// for try await observation in NMEAStream(from: .device(path: "/dev/ttyUSB0", baudRate: 9600)).observationStream() {
+///     monitor.process(observation)
+/// }
+/// ```
+public struct NMEAStream: ObservationSource {
+    /// Where the NMEA comes from.
+    public let source: NMEAStreamSource
+    /// NMEA reader choices; set `referenceDate` to today for a receiver that sends no date.
+    public let configuration: NMEAReaderConfiguration
+    /// How long, in milliseconds, a read waits before checking whether the consumer went away.
+    public let pollInterval: Int32
+
+    /// A stream of `source`'s NMEA; nothing is opened until `observationStream()`.
+    public init(
+        from source: NMEAStreamSource, configuration: NMEAReaderConfiguration = NMEAReaderConfiguration(),
+        pollInterval: Int32 = 200
+    ) {
+        self.source = source
+        self.configuration = configuration
+        self.pollInterval = pollInterval
+    }
+
+    /// Opens the source and reads it on a background thread, yielding each epoch's observation (one epoch late: an
+    /// epoch is complete when the next one starts; see `NMEAReader`). Each call opens the source anew.
     ///
     /// The stream ends at end of input (the last epoch is yielded first), and throws a `TrackReadError` when the
     /// device cannot be opened or configured, or reading fails (a USB receiver unplugged gives EIO). Bad lines never
     /// end it. When the consumer stops iterating or its task is cancelled, the thread notices within
     /// `pollInterval` milliseconds, closes the device and ends.
-    ///
-    /// - Parameters:
-    ///   - configuration: NMEA reader choices; set `referenceDate` to today for a receiver that sends no date.
-    ///   - pollInterval: how long, in milliseconds, a read waits before checking for cancellation.
-    public static func observations(
-        from source: NMEAStreamSource, configuration: NMEAReaderConfiguration = NMEAReaderConfiguration(),
-        pollInterval: Int32 = 200
-    ) -> AsyncThrowingStream<Observation, any Error> {
+    public func observationStream() -> AsyncThrowingStream<Observation, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Observation.self, throwing: (any Error).self)
         let stop = StopRequest()
         continuation.onTermination = { _ in stop.request() }
+        let (source, configuration, pollInterval) = (source, configuration, pollInterval)
         let thread = Thread {
             do {
                 let input = try InputDescriptor(opening: source)
                 defer { input.close() }
-                try pump(input, into: continuation, configuration: configuration, stop: stop, pollInterval: pollInterval)
+                try Self.pump(
+                    input, into: continuation, configuration: configuration, stop: stop, pollInterval: pollInterval)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)

@@ -1,7 +1,7 @@
 // Small numeric helpers of the simulator, kept in one namespace so they cannot clash with other files of the module.
 import Foundation
 
-enum SimulationMath {
+package enum SimulationMath {
     /// WGS-84 semi-major axis (m) and first eccentricity squared.
     static let semiMajorAxis = 6_378_137.0
     static let eccentricitySquared = 0.006_694_379_990_141_317
@@ -18,7 +18,7 @@ enum SimulationMath {
     }
 
     /// A direction in degrees brought into 0 ..< 360 (NMEA and gpsd courses).
-    static func normalizedCourse(_ value: Double) -> Double {
+    package static func normalizedCourse(_ value: Double) -> Double {
         let wrapped = value.truncatingRemainder(dividingBy: 360)
         let positive = wrapped < 0 ? wrapped + 360 : wrapped
         return positive >= 360 ? 0 : positive  // -1e-17 + 360 rounds to 360

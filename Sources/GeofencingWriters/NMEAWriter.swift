@@ -1,6 +1,7 @@
 // Writes observations as an NMEA 0183 log that gpsd (and gpsfake) read back to the same fixes.
 import Foundation
 import Geofencing
+import GeofencingInputs
 
 /// Turns observations into NMEA 0183 sentences, e.g. a simulated drive into a log for `gpsfake`, so field tests
 /// can run through the real gpsd.

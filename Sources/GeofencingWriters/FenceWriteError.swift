@@ -1,4 +1,5 @@
 import Geofencing
+import GeofencingInputs
 
 /// Why regions could not be written in the asked format: a region the format cannot hold. Names the region and the
 /// format that can, e.g. `cannot write region "zone" as CSV: it is a polygon, and CSV holds circles only (id, lat,

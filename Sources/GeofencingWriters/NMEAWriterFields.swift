@@ -1,5 +1,6 @@
 // Field formats of the NMEA writer: angles as degrees and decimal minutes, UTC time and date, fixed decimals.
 import Foundation
+import GeofencingInputs
 
 /// How `NMEAWriter` spells numbers. Angles and times go through integers, so rounding can never produce "60"
 /// minutes or "60" seconds, and no locale or time zone can change a field.

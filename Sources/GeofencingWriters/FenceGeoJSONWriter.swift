@@ -1,5 +1,6 @@
 import Geofencing
 import GeofencingEvents
+import GeofencingInputs
 
 /// Writes regions as a GeoJSON FeatureCollection that `FenceGeoJSONReader` reads back to equal regions (a region
 /// read from a file always does; a polygon made in code comes back with its open rings closed and its rings grouped

@@ -1,4 +1,5 @@
 import Geofencing
+import GeofencingInputs
 
 /// Writes regions as fence CSV (`id,lat,lon,radius_m`) that `FenceTableReader` reads back to equal regions.
 ///
