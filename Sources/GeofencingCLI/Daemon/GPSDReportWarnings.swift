@@ -1,7 +1,8 @@
 import GeofencingGPSD
 
 /// Tells the log (standard error), once per kind, that gpsd sent TPV reports the reader did not pass on: without a
-/// usable time, or with a position or mode out of range. Later ones are only counted (`GPSDSource.statistics`).
+/// usable time, or with a position or mode out of range; or that the daemon fell `GPSDConfiguration.bufferLimit`
+/// observations behind and the oldest waiting ones were dropped. Later ones are only counted (`GPSDSource.statistics`).
 /// Checked as observations arrive, so reports of these kinds are logged by the next good observation.
 struct GPSDReportWarnings {
     /// The source whose counters are checked.
@@ -10,6 +11,7 @@ struct GPSDReportWarnings {
     let source: String
     private var warnedUntimed = false
     private var warnedInvalid = false
+    private var warnedDropped = false
 
     init(_ gps: GPSDSource, source: String) {
         self.gps = gps
@@ -28,6 +30,12 @@ struct GPSDReportWarnings {
             warnedInvalid = true
             Console.error("geofence run: warning: \(source): a TPV report with a position or mode out of range was "
                 + "not used (further ones are counted, not logged)")
+        }
+        if statistics.droppedObservations > 0 && !warnedDropped {
+            warnedDropped = true
+            Console.error("geofence run: warning: \(source): the daemon fell behind the fixes and "
+                + "\(statistics.droppedObservations) waiting observations were dropped, oldest first (further ones are "
+                + "counted, not logged)")
         }
     }
 }
