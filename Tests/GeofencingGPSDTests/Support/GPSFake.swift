@@ -8,24 +8,34 @@ import GeofencingTestSupport
 /// - started with posix_spawn, with an empty signal mask and default SIGINT/SIGTERM/SIGPIPE: a child of a
 ///   `swift test` process otherwise inherits a mask that blocks SIGINT and SIGTERM and ignores `stop()`;
 /// - in a process group of its own, so gpsfake and its gpsd can be killed together;
-/// - repeating mode (no `-1`, which spins until its `-W` timeout at the end of the log), paced with `-c`
-///   (the default pacing of 0 lets gpsd swallow the log before a client listens);
+/// - paced with `-c` (the default pacing of 0 lets gpsd swallow the log before a client listens);
+/// - repeating the log, or with an end marker playing it once (`-1`, with `-W 0`: no timeout, so gpsfake never ends
+///   the session on its own) while gpspipe watches the raw sentences gpsd reads for the marker the log ends with:
+///   the end of the pass is seen in what gpsd read (`finishPass`), never guessed from a pause;
 /// - `stop()` sends SIGINT, waits, then SIGKILLs the group; it removes the SysV shared-memory segment gpsd made
 ///   for the port (key 0x4770 + port, as gpsfake derives it).
 final class GPSFake: Sendable {
     let port: UInt16
     let logPath: String
     let processID: pid_t
+    /// The sentence the log ends with, when it is played once.
+    let endMarker: String?
+    /// gpspipe -r, writing the raw sentences gpsd reads into `rawPath` (when the log is played once).
+    private let rawWatcher = Mutex<pid_t?>(nil)
+    private let rawPath: String
     private let exited = Mutex(false)
     private let stopped = Mutex(false)
 
     /// Starts gpsfake on `port` with `log`, `cycle` seconds between sentences. With `nowait`, gpsd reads the
     /// log from the start instead of waiting for a client (gpsfake's `-n`). Returns once gpsd accepts
     /// connections, or throws after `timeout`. Waits with Task.sleep: tests share a small pool of threads.
+    /// With `endMarker`, the last line of `log`, plays the log once and watches for the marker (`finishPass`); the
+    /// log must give the watcher time to connect before it ends (OnePass.paddedCopy pads its start).
     static func start(
-        log: String, port: UInt16, cycle: Double = 0.05, nowait: Bool = false, timeout: Duration = .seconds(10)
+        log: String, port: UInt16, cycle: Double = 0.05, nowait: Bool = false, endMarker: String? = nil,
+        timeout: Duration = .seconds(30)
     ) async throws -> GPSFake {
-        let gpsfake = try GPSFake(log: log, port: port, cycle: cycle, nowait: nowait)
+        let gpsfake = try GPSFake(log: log, port: port, cycle: cycle, nowait: nowait, endMarker: endMarker)
         let deadline = ContinuousClock.now + timeout
         while !TCPProbe.accepts(port: port) {
             if ContinuousClock.now > deadline || gpsfake.hasExited {
@@ -34,17 +44,45 @@ final class GPSFake: Sendable {
             }
             try? await Task.sleep(for: .milliseconds(20))
         }
+        if endMarker != nil {
+            // stdbuf -oL: gpspipe writes through stdio, which would hold the marker in a buffer.
+            let gpspipe = TestEnvironment.executable("gpspipe") ?? "/usr/bin/gpspipe"
+            let watcher = try Self.spawn(["/usr/bin/stdbuf", "-oL", gpspipe, "-r", "127.0.0.1:\(port)"],
+                                         output: gpsfake.rawPath)
+            gpsfake.rawWatcher.withLock { $0 = watcher }
+        }
         return gpsfake
     }
 
-    private init(log: String, port: UInt16, cycle: Double, nowait: Bool) throws {
+    private init(log: String, port: UInt16, cycle: Double, nowait: Bool, endMarker: String?) throws {
         self.port = port
+        self.endMarker = endMarker
         self.logPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("gpsfake-\(port)-\(UInt32.random(in: 0 ... .max)).log").path
+        self.rawPath = logPath + ".raw"
         var arguments = [TestEnvironment.gpsfakePath, "-c", String(cycle), "-P", String(port)]
         if nowait { arguments.append("-n") }
+        if endMarker != nil { arguments += ["-1", "-W", "0"] }
         arguments.append(log)
         processID = try Self.spawn(arguments, output: logPath)
+    }
+
+    /// Waits until gpsd has read the end marker, then kills gpsd (SIGKILL). gpsd handles one sentence at a time
+    /// and sends its reports on it to every client before it takes the next, so once the marker has come through,
+    /// every report of the pass is on its way to each client, and the end of the connection follows it: a client
+    /// has the whole pass when it sees its connection close. False if the marker did not come by `timeout`, a
+    /// deadline that only bounds a hang.
+    func finishPass(timeout: Duration = .seconds(300)) async -> Bool {
+        guard let endMarker else { return false }
+        let deadline = ContinuousClock.now + timeout
+        var played = false
+        while true {
+            played = ((try? String(contentsOfFile: rawPath, encoding: .utf8)) ?? "").contains(endMarker)
+            if played || ContinuousClock.now > deadline || hasExited { break }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        crashDaemon()
+        return played
     }
 
     /// gpsfake's and gpsd's output so far.
@@ -77,6 +115,7 @@ final class GPSFake: Sendable {
             while !hasExited && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         }
         kill(-processID, SIGKILL)  // gpsfake if it hung, a gpsd left behind in the group
+        stopWatcher()
         cleanUp()
         stopped.withLock { $0 = true }
     }
@@ -85,7 +124,18 @@ final class GPSFake: Sendable {
     deinit {
         guard !stopped.withLock({ $0 }) else { return }
         kill(-processID, SIGKILL)
+        stopWatcher()
         cleanUp()
+    }
+
+    /// Ends gpspipe (it ends by itself when gpsd goes; SIGKILL if it has not) and reaps it.
+    private func stopWatcher() {
+        guard let watcher = rawWatcher.withLock({ $0 }) else { return }
+        kill(watcher, SIGKILL)
+        var status: Int32 = 0
+        _ = waitpid(watcher, &status, 0)
+        rawWatcher.withLock { $0 = nil }
+        try? FileManager.default.removeItem(atPath: rawPath)
     }
 
     private func cleanUp() {

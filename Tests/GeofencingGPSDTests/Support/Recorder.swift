@@ -11,7 +11,6 @@ final class Recorder<Element: Sendable>: Sendable {
     private final class Storage: Sendable {
         let elements = Mutex<[Element]>([])
         let finished = Mutex(false)
-        let lastArrival = Mutex<ContinuousClock.Instant?>(nil)
     }
 
     init(_ stream: AsyncStream<Element>) {
@@ -19,7 +18,6 @@ final class Recorder<Element: Sendable>: Sendable {
         task = Task {
             for await element in stream {
                 storage.elements.withLock { $0.append(element) }
-                storage.lastArrival.withLock { $0 = .now }
             }
             storage.finished.withLock { $0 = true }
         }
@@ -39,17 +37,6 @@ final class Recorder<Element: Sendable>: Sendable {
             try? await Task.sleep(for: .milliseconds(10))
         }
         return condition(elements)
-    }
-
-    /// Waits until something arrived and then nothing for `quiet`; false after `timeout`.
-    @discardableResult
-    func waitForQuiet(_ quiet: Duration, timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let last = storage.lastArrival.withLock({ $0 }), ContinuousClock.now - last >= quiet { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
     }
 
     /// Waits until the stream ends; false after `timeout`.
