@@ -14,9 +14,9 @@ struct FieldTestThroughGPSDTests {
         let directory = try GeofenceExecutable.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stops = SharedData.url("pois/seq-stops.txt").path
-        // 600 sentences of padding before the log: the daemon and gpspipe connect while it plays. One pass, ended
-        // by the copy's end marker.
-        let log = try OnePass.paddedCopy(of: TestEnvironment.nmeaLog("nmealog.txt"), padding: 600)
+        // 1,200 sentences of padding before the log: the daemon and gpspipe, started as soon as gpsd listens,
+        // connect while it plays. One pass, ended by the copy's end marker.
+        let log = try OnePass.paddedCopy(of: TestEnvironment.nmeaLog("nmealog.txt"), padding: 1_200)
         defer { try? FileManager.default.removeItem(atPath: log) }
         let port = TCPProbe.freePort()
         let gpsfake = try await GPSFake.start(
@@ -38,6 +38,7 @@ struct FieldTestThroughGPSDTests {
         // The pass is over when gpsd has read the end marker; gpsd is then killed, and gpspipe, which has every
         // report once its connection closes, ends by itself.
         let played = await gpsfake.finishPass()
+        let gpsfakeOutput = gpsfake.output
         gpspipe.waitUntilExit()
         let tpvCount = Self.tpvCount(recording)
         let replay = try GeofenceExecutable.run(
@@ -54,7 +55,7 @@ struct FieldTestThroughGPSDTests {
         daemon.interrupt()  // SIGINT: the daemon delivers what is queued and exits 0
         daemon.waitUntilExit()
         await gpsfake.stop()
-        #expect(played, "gpsd read the whole log: \(gpsfake.output.suffix(2000))")
+        #expect(played, "gpsd read the whole log: \(gpsfakeOutput.suffix(2000))")
         #expect(daemon.terminationStatus == 0, "\(Self.text(directory.appendingPathComponent("daemon.err")))")
         #expect(tpvCount >= 150, "one pass of nmealog.txt: 155 fixes through gpsd, got \(tpvCount)")
 

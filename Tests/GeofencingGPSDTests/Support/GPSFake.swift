@@ -10,8 +10,9 @@ import GeofencingTestSupport
 /// - in a process group of its own, so gpsfake and its gpsd can be killed together;
 /// - paced with `-c` (the default pacing of 0 lets gpsd swallow the log before a client listens);
 /// - repeating the log, or with an end marker playing it once (`-1`, with `-W 0`: no timeout, so gpsfake never ends
-///   the session on its own) while gpspipe watches the raw sentences gpsd reads for the marker the log ends with:
-///   the end of the pass is seen in what gpsd read (`finishPass`), never guessed from a pause;
+///   the session on its own) with gpsfake's own client watching gpsd's sentences into its output (`-p`; it watches
+///   before gpsfake feeds the first sentence): the end of the pass is seen in what gpsd read (`finishPass`), never
+///   guessed from a pause;
 /// - `stop()` sends SIGINT, waits, then SIGKILLs the group; it removes the SysV shared-memory segment gpsd made
 ///   for the port (key 0x4770 + port, as gpsfake derives it).
 final class GPSFake: Sendable {
@@ -20,17 +21,17 @@ final class GPSFake: Sendable {
     let processID: pid_t
     /// The sentence the log ends with, when it is played once.
     let endMarker: String?
-    /// gpspipe -r, writing the raw sentences gpsd reads into `rawPath` (when the log is played once).
-    private let rawWatcher = Mutex<pid_t?>(nil)
-    private let rawPath: String
     private let exited = Mutex(false)
     private let stopped = Mutex(false)
 
     /// Starts gpsfake on `port` with `log`, `cycle` seconds between sentences. With `nowait`, gpsd reads the
     /// log from the start instead of waiting for a client (gpsfake's `-n`). Returns once gpsd accepts
-    /// connections, or throws after `timeout`. Waits with Task.sleep: tests share a small pool of threads.
-    /// With `endMarker`, the last line of `log`, plays the log once and watches for the marker (`finishPass`); the
-    /// log must give the watcher time to connect before it ends (OnePass.paddedCopy pads its start).
+    /// connections, or throws after `timeout`. With `endMarker`, the last line of `log`, plays the log once
+    /// (`finishPass` waits for it).
+    ///
+    /// The wait for the port blocks this thread instead of suspending: a test starts its clients right after this
+    /// returns, while gpsd already reads the log's padding, and a suspended task can wait long for a thread of the
+    /// shared pool on a busy machine; gpsd comes up within a moment.
     static func start(
         log: String, port: UInt16, cycle: Double = 0.05, nowait: Bool = false, endMarker: String? = nil,
         timeout: Duration = .seconds(30)
@@ -42,14 +43,7 @@ final class GPSFake: Sendable {
                 await gpsfake.stop()
                 throw GPSFakeError(message: "gpsd on port \(port) did not come up: \(gpsfake.output)")
             }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        if endMarker != nil {
-            // stdbuf -oL: gpspipe writes through stdio, which would hold the marker in a buffer.
-            let gpspipe = TestEnvironment.executable("gpspipe") ?? "/usr/bin/gpspipe"
-            let watcher = try Self.spawn(["/usr/bin/stdbuf", "-oL", gpspipe, "-r", "127.0.0.1:\(port)"],
-                                         output: gpsfake.rawPath)
-            gpsfake.rawWatcher.withLock { $0 = watcher }
+            usleep(10_000)
         }
         return gpsfake
     }
@@ -59,10 +53,9 @@ final class GPSFake: Sendable {
         self.endMarker = endMarker
         self.logPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("gpsfake-\(port)-\(UInt32.random(in: 0 ... .max)).log").path
-        self.rawPath = logPath + ".raw"
         var arguments = [TestEnvironment.gpsfakePath, "-c", String(cycle), "-P", String(port)]
         if nowait { arguments.append("-n") }
-        if endMarker != nil { arguments += ["-1", "-W", "0"] }
+        if endMarker != nil { arguments += ["-1", "-W", "0", "-p"] }
         arguments.append(log)
         processID = try Self.spawn(arguments, output: logPath)
     }
@@ -77,7 +70,7 @@ final class GPSFake: Sendable {
         let deadline = ContinuousClock.now + timeout
         var played = false
         while true {
-            played = ((try? String(contentsOfFile: rawPath, encoding: .utf8)) ?? "").contains(endMarker)
+            played = output.contains(endMarker)
             if played || ContinuousClock.now > deadline || hasExited { break }
             try? await Task.sleep(for: .milliseconds(20))
         }
@@ -115,7 +108,6 @@ final class GPSFake: Sendable {
             while !hasExited && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         }
         kill(-processID, SIGKILL)  // gpsfake if it hung, a gpsd left behind in the group
-        stopWatcher()
         cleanUp()
         stopped.withLock { $0 = true }
     }
@@ -124,18 +116,7 @@ final class GPSFake: Sendable {
     deinit {
         guard !stopped.withLock({ $0 }) else { return }
         kill(-processID, SIGKILL)
-        stopWatcher()
         cleanUp()
-    }
-
-    /// Ends gpspipe (it ends by itself when gpsd goes; SIGKILL if it has not) and reaps it.
-    private func stopWatcher() {
-        guard let watcher = rawWatcher.withLock({ $0 }) else { return }
-        kill(watcher, SIGKILL)
-        var status: Int32 = 0
-        _ = waitpid(watcher, &status, 0)
-        rawWatcher.withLock { $0 = nil }
-        try? FileManager.default.removeItem(atPath: rawPath)
     }
 
     private func cleanUp() {

@@ -48,10 +48,11 @@ struct OnePass {
         source.stop()
         await source.waitUntilStopped()
         let ended = await recorder.waitForEnd(timeout: timeout)
+        let output = gpsfake.output
         await gpsfake.stop()
         guard played && closed && ended else {
             throw GPSFakeError(message: "no complete pass of \(log): end marker read \(played), connection closed "
-                + "\(closed), observations ended \(ended); gpsfake: \(gpsfake.output.suffix(2000))")
+                + "\(closed), observations ended \(ended); gpsfake: \(output.suffix(2000))")
         }
         return OnePass(observations: recorder.elements, statistics: source.statistics)
     }
