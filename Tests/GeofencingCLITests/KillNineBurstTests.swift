@@ -268,17 +268,18 @@ final class DaemonProcess {
         }
     }
 
-    /// Waits until the event lines on standard output satisfy `condition`; false after `timeout`.
+    /// Waits until the event lines on standard output satisfy `condition`; false after `timeout`. The output is
+    /// checked after every wake-up, the one past the deadline included: on a busy machine a wake-up can come late.
     func waitForStandardOutput(timeout: Duration, until condition: ([EventLine]) -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
             let text = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
             // Complete lines only: the last one may be half written.
             let complete = text.hasSuffix("\n") ? text : String(text[..<(text.lastIndex(of: "\n") ?? text.startIndex)])
             if let lines = try? EventLine.parse(complete), condition(lines) { return true }
+            guard ContinuousClock.now < deadline else { return false }
             try await Task.sleep(for: .milliseconds(1))
         }
-        return false
     }
 
     func write(_ text: String) {

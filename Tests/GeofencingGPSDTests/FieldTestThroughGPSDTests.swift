@@ -14,11 +14,13 @@ struct FieldTestThroughGPSDTests {
         let directory = try GeofenceExecutable.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stops = SharedData.url("pois/seq-stops.txt").path
-        // 600 sentences of padding (~8 s) before the log: the daemon and gpspipe connect while it plays.
-        let log = try OnePass.paddedCopy(of: TestEnvironment.nmeaLog("nmealog.txt"), padding: 600)
+        // 1,200 sentences of padding before the log: the daemon and gpspipe, started as soon as gpsd listens,
+        // connect while it plays. One pass, ended by the copy's end marker.
+        let log = try OnePass.paddedCopy(of: TestEnvironment.nmeaLog("nmealog.txt"), padding: 1_200)
         defer { try? FileManager.default.removeItem(atPath: log) }
         let port = TCPProbe.freePort()
-        let gpsfake = try await GPSFake.start(log: log, port: port, cycle: OnePass.cycle, nowait: true)
+        let gpsfake = try await GPSFake.start(
+            log: log, port: port, cycle: OnePass.cycle, nowait: true, endMarker: OnePass.endMarker)
 
         let daemonOutput = directory.appendingPathComponent("daemon.jsonl")
         let recording = directory.appendingPathComponent("recording.json")
@@ -33,29 +35,33 @@ struct FieldTestThroughGPSDTests {
             "/usr/bin/stdbuf", ["-oL", TestEnvironment.executable("gpspipe") ?? "/usr/bin/gpspipe", "-w", "127.0.0.1:\(port)"],
             output: recording, errors: directory.appendingPathComponent("gpspipe.err"))
 
-        // One pass: TPV reports have arrived and none came for 3 s (the next pass starts ~8 s later).
-        let deadline = Date(timeIntervalSinceNow: 90)
-        var lastCount = 0, lastChange = Date()
-        while Date() < deadline {
-            let count = Self.tpvCount(recording)
-            if count != lastCount { (lastCount, lastChange) = (count, Date()) }
-            if count > 0 && Date().timeIntervalSince(lastChange) > 3 { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        daemon.interrupt()  // SIGINT: the daemon delivers what is queued and exits 0
-        kill(gpspipe.processIdentifier, SIGKILL)  // gpspipe keeps the runner's blocked SIGTERM
-        daemon.waitUntilExit()
+        // The pass is over when gpsd has read the end marker; gpsd is then killed, and gpspipe, which has every
+        // report once its connection closes, ends by itself.
+        let played = await gpsfake.finishPass()
+        let gpsfakeOutput = gpsfake.output
         gpspipe.waitUntilExit()
-        await gpsfake.stop()
-        #expect(daemon.terminationStatus == 0, "\(Self.text(directory.appendingPathComponent("daemon.err")))")
-        #expect(lastCount >= 150, "one pass of nmealog.txt: 155 fixes through gpsd, got \(lastCount)")
-
+        let tpvCount = Self.tpvCount(recording)
         let replay = try GeofenceExecutable.run(
             ["replay", recording.path, "--fences", stops, "--radius", "150", "--format", "jsonl"])
+        // The daemon got the same reports (its connection closed after them too) but works through them at its
+        // own pace: wait until it has written as many events as the replay of the recording, then stop it. The
+        // deadline only bounds a daemon that reports fewer; the comparison below says what differs.
+        let replayed = replay.standardOutput.split(separator: "\n")
+        let deadline = ContinuousClock.now + .seconds(120)
+        while Self.text(daemonOutput).split(separator: "\n").count < replayed.count
+            && ContinuousClock.now < deadline && daemon.isRunning {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        daemon.interrupt()  // SIGINT: the daemon delivers what is queued and exits 0
+        daemon.waitUntilExit()
+        await gpsfake.stop()
+        #expect(played, "gpsd read the whole log: \(gpsfakeOutput.suffix(2000))")
+        #expect(daemon.terminationStatus == 0, "\(Self.text(directory.appendingPathComponent("daemon.err")))")
+        #expect(tpvCount >= 150, "one pass of nmealog.txt: 155 fixes through gpsd, got \(tpvCount)")
+
         #expect(replay.status == 0, "\(replay.standardError)")
         let live = Self.text(daemonOutput).split(separator: "\n")
-        let replayed = replay.standardOutput.split(separator: "\n")
-        print("field test: gpsd reported \(lastCount) TPVs; daemon \(live.count) events, replay \(replayed.count)")
+        print("field test: gpsd reported \(tpvCount) TPVs; daemon \(live.count) events, replay \(replayed.count)")
         let transitions = live.filter { $0.contains("\"type\":\"enter\"") || $0.contains("\"type\":\"exit\"") }
         #expect(transitions.count >= 4, "the drive enters and leaves stops")
         #expect(live == replayed)

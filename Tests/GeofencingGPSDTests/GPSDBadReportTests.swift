@@ -25,11 +25,12 @@ import Testing
     private func read(_ lines: String) async throws -> (observations: [Observation], statistics: GPSDStatistics) {
         let server = try FakeServer(.send(Array((Self.version + lines + Self.tpv(time: Self.goodTime)).utf8)))
         defer { server.stop() }
-        let source = GPSDSource(configuration: GPSDSourceTests.configuration(port: server.port))
+        let source = GPSDSource(configuration: GPSDSourceTests.configuration(
+            port: server.port, stallTimeout: GPSDSourceTests.noStall))
         let observations = Recorder(source.observations)
         try source.start()
         defer { source.stop() }
-        let arrived = await observations.wait(timeout: .seconds(10)) { $0.contains(.fix(Self.good)) }
+        let arrived = await observations.wait(timeout: .seconds(60)) { $0.contains(.fix(Self.good)) }
         #expect(arrived, "the good fix after the bad reports arrived")
         return (observations.elements, source.statistics)
     }

@@ -29,8 +29,10 @@ struct GPSFakeTests {
     /// - gpsd's first three reports have no time: the first epoch's GGA, GLL and GSA come before its RMC, and gpsd
     ///   cannot date a time of day without a date. The source counts them (`untimedReports`) and passes nothing on;
     ///   the epoch itself is reported, with its time, once the RMC arrives.
-    /// - gpsd does not report the last epoch (22:27:12) in one pass: it has no VTG, the sentence that ends gpsd's
-    ///   cycle in this log, so gpsd holds it until a next sentence arrives — in a repeating gpsfake, the next pass.
+    /// - gpsd does not report the last epoch (22:27:12) in one pass: the log's last line, that epoch's RMC, has no
+    ///   line end, and the sentence played after it (the end marker; in a repeating gpsfake, the next pass) starts
+    ///   with "$" where gpsd expects it: gpsd drops the unterminated RMC. (Measured: with a line end added, gpsd
+    ///   reports that epoch too.)
     /// - At 22:27:07 ... 22:27:11 the receiver sent no speed (empty RMC and VTG fields): the reader leaves speed
     ///   nil, gpsd 3.22 fills it in from the distance between consecutive fixes. Checked: gpsd's value is that
     ///   distance over the time step, within 1 %.

@@ -58,7 +58,9 @@ struct NMEAStreamTests {
         let terminal = try #require(PseudoTerminal())
         let devicePath = terminal.devicePath
         let stream = NMEAStream(from: .device(path: devicePath, baudRate: 9600)).observationStream()
-        try await Task.sleep(for: .milliseconds(300))             // let the reader open and configure the port
+        // Bytes written before the reader has configured the port would pass the cooked line discipline (CR to LF,
+        // echo): write only once the terminal is raw at 9600 baud.
+        try #require(try await Self.waitUntilRaw(devicePath, speed: speed_t(B9600), timeout: .seconds(120)))
         let data = [UInt8](NMEATestText.log(Self.epochs + [Self.epochs[0].replacingOccurrences(of: "222437", with: "222439")]))
         #expect(write(terminal.master, data, data.count) == data.count)
         var iterator = stream.makeAsyncIterator()
@@ -72,6 +74,28 @@ struct NMEAStreamTests {
         #expect(tcgetattr(slave, &settings) == 0)
         #expect(cfgetispeed(&settings) == speed_t(B9600))
         #expect(settings.c_lflag & tcflag_t(ICANON | ECHO) == 0, "raw mode: no line editing, no echo")
+    }
+
+    /// Polls the terminal's settings until they are raw (no line editing, no echo) at `speed`; false at `timeout`.
+    ///
+    /// The reader configures the port on a thread of its own, but this task resumes on the shared pool of test
+    /// threads, which other suites can hold for a long time (the sanitizer builds run them several times slower):
+    /// the settings are checked after every wake-up, the deadline's included, so a late wake-up finds the port
+    /// raw instead of timing out. The deadline only bounds a reader that never configures the port.
+    private static func waitUntilRaw(_ devicePath: String, speed: speed_t, timeout: Duration) async throws -> Bool {
+        let terminal = open(devicePath, O_RDONLY | O_NOCTTY | O_NONBLOCK)
+        guard terminal >= 0 else { return false }
+        defer { close(terminal) }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            var settings = termios()
+            if tcgetattr(terminal, &settings) == 0, cfgetispeed(&settings) == speed,
+               settings.c_lflag & tcflag_t(ICANON | ECHO) == 0 {
+                return true
+            }
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     @Test func anUnsupportedSpeedIsRejected() async throws {

@@ -10,7 +10,8 @@ public enum ServerSpawn {
         public var description: String { message }
     }
 
-    /// Starts `arguments[0]` (a path) with stdin from /dev/null and stdout and stderr into `output`.
+    /// Starts `arguments[0]` (a path) with stdin from /dev/null and stdout and stderr into `output`, and no other
+    /// descriptor of this process.
     ///
     /// posix_spawn with an empty signal mask and default SIGINT/SIGTERM/SIGPIPE: a child of `swift test` otherwise
     /// inherits a mask that blocks SIGINT and SIGTERM and ignores every attempt to stop it
@@ -43,6 +44,9 @@ public enum ServerSpawn {
         posix_spawn_file_actions_addopen(
             &actions, 1, output, O_WRONLY | O_CREAT | (appending ? O_APPEND : O_TRUNC), 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Foundation opens pipes and files without close-on-exec: a server that lives through other tests would
+        // otherwise hold, for instance, the write end of a daemon's standard input, which then never ends.
+        guard closeFrom(&actions, 3) == 0 else { throw Failure(message: "posix_spawn_file_actions_addclosefrom_np failed") }
 
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
@@ -53,4 +57,14 @@ public enum ServerSpawn {
         }
         return processID
     }
+
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34), which Swift's Glibc module does not declare: looked
+    /// up at run time, like the pseudo-terminal functions of the input tests.
+    private static let closeFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+        typealias Function = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else {
+            fatalError("glibc without posix_spawn_file_actions_addclosefrom_np (2.34 or later needed)")
+        }
+        return unsafeBitCast(symbol, to: Function.self)
+    }()
 }

@@ -8,43 +8,74 @@ import GeofencingTestSupport
 /// - started with posix_spawn, with an empty signal mask and default SIGINT/SIGTERM/SIGPIPE: a child of a
 ///   `swift test` process otherwise inherits a mask that blocks SIGINT and SIGTERM and ignores `stop()`;
 /// - in a process group of its own, so gpsfake and its gpsd can be killed together;
-/// - repeating mode (no `-1`, which spins until its `-W` timeout at the end of the log), paced with `-c`
-///   (the default pacing of 0 lets gpsd swallow the log before a client listens);
+/// - paced with `-c` (the default pacing of 0 lets gpsd swallow the log before a client listens);
+/// - repeating the log, or with an end marker playing it once (`-1`, with `-W 0`: no timeout, so gpsfake never ends
+///   the session on its own) with gpsfake's own client watching gpsd's sentences into its output (`-p`; it watches
+///   before gpsfake feeds the first sentence): the end of the pass is seen in what gpsd read (`finishPass`), never
+///   guessed from a pause;
 /// - `stop()` sends SIGINT, waits, then SIGKILLs the group; it removes the SysV shared-memory segment gpsd made
 ///   for the port (key 0x4770 + port, as gpsfake derives it).
 final class GPSFake: Sendable {
     let port: UInt16
     let logPath: String
     let processID: pid_t
+    /// The sentence the log ends with, when it is played once.
+    let endMarker: String?
     private let exited = Mutex(false)
     private let stopped = Mutex(false)
 
     /// Starts gpsfake on `port` with `log`, `cycle` seconds between sentences. With `nowait`, gpsd reads the
     /// log from the start instead of waiting for a client (gpsfake's `-n`). Returns once gpsd accepts
-    /// connections, or throws after `timeout`. Waits with Task.sleep: tests share a small pool of threads.
+    /// connections, or throws after `timeout`. With `endMarker`, the last line of `log`, plays the log once
+    /// (`finishPass` waits for it).
+    ///
+    /// The wait for the port blocks this thread instead of suspending: a test starts its clients right after this
+    /// returns, while gpsd already reads the log's padding, and a suspended task can wait long for a thread of the
+    /// shared pool on a busy machine; gpsd comes up within a moment.
     static func start(
-        log: String, port: UInt16, cycle: Double = 0.05, nowait: Bool = false, timeout: Duration = .seconds(10)
+        log: String, port: UInt16, cycle: Double = 0.05, nowait: Bool = false, endMarker: String? = nil,
+        timeout: Duration = .seconds(30)
     ) async throws -> GPSFake {
-        let gpsfake = try GPSFake(log: log, port: port, cycle: cycle, nowait: nowait)
+        let gpsfake = try GPSFake(log: log, port: port, cycle: cycle, nowait: nowait, endMarker: endMarker)
         let deadline = ContinuousClock.now + timeout
         while !TCPProbe.accepts(port: port) {
             if ContinuousClock.now > deadline || gpsfake.hasExited {
                 await gpsfake.stop()
                 throw GPSFakeError(message: "gpsd on port \(port) did not come up: \(gpsfake.output)")
             }
-            try? await Task.sleep(for: .milliseconds(20))
+            usleep(10_000)
         }
         return gpsfake
     }
 
-    private init(log: String, port: UInt16, cycle: Double, nowait: Bool) throws {
+    private init(log: String, port: UInt16, cycle: Double, nowait: Bool, endMarker: String?) throws {
         self.port = port
+        self.endMarker = endMarker
         self.logPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("gpsfake-\(port)-\(UInt32.random(in: 0 ... .max)).log").path
         var arguments = [TestEnvironment.gpsfakePath, "-c", String(cycle), "-P", String(port)]
         if nowait { arguments.append("-n") }
+        if endMarker != nil { arguments += ["-1", "-W", "0", "-p"] }
         arguments.append(log)
         processID = try Self.spawn(arguments, output: logPath)
+    }
+
+    /// Waits until gpsd has read the end marker, then kills gpsd (SIGKILL). gpsd handles one sentence at a time
+    /// and sends its reports on it to every client before it takes the next, so once the marker has come through,
+    /// every report of the pass is on its way to each client, and the end of the connection follows it: a client
+    /// has the whole pass when it sees its connection close. False if the marker did not come by `timeout`, a
+    /// deadline that only bounds a hang.
+    func finishPass(timeout: Duration = .seconds(300)) async -> Bool {
+        guard let endMarker else { return false }
+        let deadline = ContinuousClock.now + timeout
+        var played = false
+        while true {
+            played = output.contains(endMarker)
+            if played || ContinuousClock.now > deadline || hasExited { break }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        crashDaemon()
+        return played
     }
 
     /// gpsfake's and gpsd's output so far.

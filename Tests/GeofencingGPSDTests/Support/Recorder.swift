@@ -4,6 +4,10 @@ import Synchronization
 
 /// Consumes a stream in a task of its own and keeps what arrives, so a test can wait for a condition with a
 /// deadline without cancelling the stream (cancelling the consumer of `GPSDSource.observations` stops the source).
+///
+/// The consuming task runs on a thread of its own (`RecorderExecutor`), not on the shared pool that runs the tests:
+/// CPU-bound tests can hold every thread of that pool for minutes, and a stream whose consumer does not run drops
+/// its oldest elements once its buffer is full (`GPSDSource.connectionStates` keeps 64).
 final class Recorder<Element: Sendable>: Sendable {
     private let storage = Storage()
     private let task: Task<Void, Never>
@@ -11,15 +15,13 @@ final class Recorder<Element: Sendable>: Sendable {
     private final class Storage: Sendable {
         let elements = Mutex<[Element]>([])
         let finished = Mutex(false)
-        let lastArrival = Mutex<ContinuousClock.Instant?>(nil)
     }
 
     init(_ stream: AsyncStream<Element>) {
         let storage = self.storage
-        task = Task {
+        task = Task(executorPreference: RecorderExecutor.shared) {
             for await element in stream {
                 storage.elements.withLock { $0.append(element) }
-                storage.lastArrival.withLock { $0 = .now }
             }
             storage.finished.withLock { $0 = true }
         }
@@ -41,17 +43,6 @@ final class Recorder<Element: Sendable>: Sendable {
         return condition(elements)
     }
 
-    /// Waits until something arrived and then nothing for `quiet`; false after `timeout`.
-    @discardableResult
-    func waitForQuiet(_ quiet: Duration, timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let last = storage.lastArrival.withLock({ $0 }), ContinuousClock.now - last >= quiet { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
-    }
-
     /// Waits until the stream ends; false after `timeout`.
     func waitForEnd(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
@@ -64,6 +55,38 @@ final class Recorder<Element: Sendable>: Sendable {
 
     /// Cancels the consuming task (for a `GPSDSource`'s observations: stops the source).
     func cancel() { task.cancel() }
+}
+
+/// One thread that runs the recorders' consuming tasks, one job at a time (they only append to a list).
+final class RecorderExecutor: TaskExecutor, @unchecked Sendable {
+    // @unchecked: `jobs` only under `condition`'s lock.
+    static let shared = RecorderExecutor()
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+
+    private init() {
+        let thread = Thread { [self] in run() }
+        thread.name = "test stream recorders"
+        thread.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
 }
 
 /// This process's open descriptors, from /proc/self/fd.
@@ -82,6 +105,23 @@ enum Descriptors {
     }
 
     static var count: Int { open().count }
+
+    /// This process's sockets that no table of /proc/net lists: sockets neither connected, nor listening, nor
+    /// bound — what a socket left open after a failed connect is. Sockets of other tests running in parallel are
+    /// connected or listening (or, for an instant, just created), so this count, unlike `count`, stays near zero
+    /// while they come and go.
+    static var unattachedSockets: Int {
+        var listed: Set<Substring> = []
+        for (table, inodeColumn) in [("tcp", 9), ("tcp6", 9), ("udp", 9), ("udp6", 9), ("unix", 6), ("raw", 9)] {
+            for line in ProcFile.text("/proc/net/" + table).split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                if fields.count > inodeColumn { listed.insert(fields[inodeColumn]) }
+            }
+        }
+        return open().values.filter { target in
+            target.hasPrefix("socket:[") && !listed.contains(target.dropFirst(8).dropLast())
+        }.count
+    }
 
     /// The socket inodes of this process's TCP connections to 127.0.0.1:`port` (from /proc/net/tcp).
     static func sockets(connectedToPort port: UInt16) -> Set<String> {
