@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
-// Geofencing: geofencing for on-vehicle Linux units. See README.md and ../shared/DESIGN.md for the architecture.
+// Geofencing: geofencing for on-vehicle Linux units. README.md says what it does; ARCHITECTURE.md has the rooms below,
+// the arrows between them and a glossary.
 import PackageDescription
 
 let package = Package(

@@ -1,5 +1,5 @@
 // Every error path of include/geofence.h: each bad argument gets the status that names it, outputs promised to stay
-// untouched do, and a table that refused a call is exactly as it was before (contract 7 of DESIGN.md).
+// untouched do, and a table that refused a call is exactly as it was before (contract 7 in ARCHITECTURE.md).
 import CGeofence
 import Testing
 

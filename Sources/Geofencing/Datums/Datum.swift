@@ -1,5 +1,5 @@
 /// The geodetic datum a coordinate was given in. The monitor, the core and the store work in WGS-84 only
-/// (DESIGN.md contract 1); the other datums are converted to WGS-84 where coordinates come in (a fence file, the
+/// (contract 1 in ARCHITECTURE.md); the other datums are converted to WGS-84 where coordinates come in (a fence file, the
 /// `geofence convert` command, `Region(center:in:...)`) and back where they go out (exports).
 ///
 /// | datum   | what it is                                              | WGS-84 → datum          | datum → WGS-84                     |

@@ -8,7 +8,7 @@ struct FenceFieldProblem: Error {
 /// The limits every fence from a file must keep: those of `RegionMonitor`, so a file that reads without error
 /// also monitors without error.
 enum FenceValidation {
-    /// The geofence core works within 85 degrees of the equator (DESIGN.md contract 1).
+    /// The geofence core works within 85 degrees of the equator (contract 1 in ARCHITECTURE.md).
     static let maximumLatitude = 85.0
     /// The smallest radius the monitor accepts, in metres.
     static let minimumRadius = 1.0
