@@ -125,13 +125,16 @@ final class MQTTConnection: @unchecked Sendable {
         defer { finished.signal() }
         var delay = reconnectDelay.lowerBound
         var firstAttempt = true
+        var reloadPending = false
         while !session.isClosing {
-            if session.takeReloadRequest() {
+            // A reload whose files cannot be read (a key being replaced) is tried again before each attempt.
+            if session.takeReloadRequest() { reloadPending = true }
+            if reloadPending {
                 do throws(SinkError) {
                     try replaceClient()
+                    reloadPending = false
                     firstAttempt = true
                 } catch {
-                    session.requestReload()  // tried again before the next attempt
                     session.connectFailed(error.message)
                     session.pause(.seconds(delay))
                     delay = min(delay * 2, reconnectDelay.upperBound)
@@ -149,8 +152,21 @@ final class MQTTConnection: @unchecked Sendable {
                 repeat {
                     result = mosquitto_loop(client, Self.loopTimeoutMilliseconds, 1)
                 } while result == MOSQ_ERR_SUCCESS.rawValue && !session.isClosing
-                let tlsFailed = result == MOSQ_ERR_TLS.rawValue
-                let reason = tlsFailed ? cannotConnect(describeTLSFailure()) : "connection lost: \(Self.describe(result))"
+                // A broker that wants a client certificate refuses after the TLS 1.3 handshake: OpenSSL's alert
+                // is logged, and libmosquitto returns a lost connection.
+                let tlsFailed = result == MOSQ_ERR_TLS.rawValue || !session.tlsErrorLines.isEmpty
+                let reason: String
+                if tlsFailed {
+                    reason = cannotConnect(describeTLSFailure())
+                } else if address.usesTLS && !session.wasAccepted {
+                    // Without an error line: what a broker that requires a client certificate does to a client
+                    // without one (its TLS 1.3 alert is not logged).
+                    reason = cannotConnect(
+                        "TLS: the broker closed the connection before accepting it (\(Self.describe(result))); "
+                            + "does it want a client certificate it accepts?")
+                } else {
+                    reason = "connection lost: \(Self.describe(result))"
+                }
                 if session.connectionEnded(reason, decisive: tlsFailed) {
                     delay = reconnectDelay.lowerBound
                 }

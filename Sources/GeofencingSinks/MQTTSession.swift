@@ -79,7 +79,10 @@ final class MQTTSession: @unchecked Sendable {
 
     /// Asks for the TLS files and the password to be read again before the next connection attempt.
     func requestReload() {
-        condition.withLock { reloadRequested = true }
+        condition.withLock {
+            reloadRequested = true
+            condition.broadcast()  // ends the wait before a reconnection: the new files are tried at once
+        }
     }
 
     // MARK: - The network thread (MQTTConnection)
@@ -99,6 +102,9 @@ final class MQTTSession: @unchecked Sendable {
             tlsErrors.removeAll()
         }
     }
+
+    /// A CONNACK accepted the connection since the network loop last ended.
+    var wasAccepted: Bool { condition.withLock { wasConnected } }
 
     /// The TLS error lines libmosquitto logged during this attempt.
     var tlsErrorLines: [String] { condition.withLock { tlsErrors } }
@@ -127,10 +133,10 @@ final class MQTTSession: @unchecked Sendable {
         }
     }
 
-    /// Waits `duration` unless the sink closes first.
+    /// Waits `duration` unless the sink closes or a reload is asked for first.
     func pause(_ duration: Duration) {
         condition.withLock {
-            _ = condition.wait(until: .now + duration) { closing }
+            _ = condition.wait(until: .now + duration) { closing || reloadRequested }
         }
     }
 

@@ -92,7 +92,8 @@ public final class MQTTSink: EventSink, Sendable {
             case .connectionLost(let why): reason = "no PUBACK: \(why)"
             case .noAcknowledgement: reason = "no PUBACK within \(publishTimeout) s"
             case .refused(let why):
-                reason = "the broker refused it: \(why); may this user publish to \"\(PrintableText.escaped(address.topic))\"? (its ACL)"
+                let topic = PrintableText.escaped(address.topic)
+                reason = "the broker refused it: \(why); may this user publish to \"\(topic)\"? (its ACL)"
             }
             throw SinkError(sink: name, message: "event #\(event.sequence) not delivered: \(reason)", state: reason)
         }
