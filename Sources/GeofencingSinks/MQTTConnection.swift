@@ -155,10 +155,11 @@ final class MQTTConnection: @unchecked Sendable {
                 // A broker that wants a client certificate refuses after the TLS 1.3 handshake: OpenSSL's alert
                 // is logged, and libmosquitto returns a lost connection.
                 let tlsFailed = result == MOSQ_ERR_TLS.rawValue || !session.tlsErrorLines.isEmpty
+                let closedDuringHandshake = !tlsFailed && address.usesTLS && !session.wasAccepted
                 let reason: String
                 if tlsFailed {
                     reason = cannotConnect(describeTLSFailure())
-                } else if address.usesTLS && !session.wasAccepted {
+                } else if closedDuringHandshake {
                     // Without an error line: what a broker that requires a client certificate does to a client
                     // without one (its TLS 1.3 alert is not logged).
                     reason = cannotConnect(
@@ -167,7 +168,7 @@ final class MQTTConnection: @unchecked Sendable {
                 } else {
                     reason = "connection lost: \(Self.describe(result))"
                 }
-                if session.connectionEnded(reason, decisive: tlsFailed) {
+                if session.connectionEnded(reason, decisive: tlsFailed || closedDuringHandshake) {
                     delay = reconnectDelay.lowerBound
                 }
             } else {

@@ -126,6 +126,21 @@ public final class MosquittoBroker {
         kill()
     }
 
+    /// SIGHUP: the broker reads its password file and ACL again, and its listeners' certificate files (mosquitto
+    /// 2.x); returns once it has logged "Reloading config.", which it does in the same step, before any client's
+    /// next packet. Its listeners and connections stay.
+    public func reload(timeout: Duration = .seconds(10)) async throws {
+        guard let processID else { throw BrokerError(message: "mosquitto is not running") }
+        func reloads() -> Int { log.components(separatedBy: "Reloading config.").count }
+        let before = reloads()
+        _ = Glibc.kill(processID, SIGHUP)
+        let deadline = ContinuousClock.now + timeout
+        while reloads() == before {
+            if ContinuousClock.now > deadline { throw BrokerError(message: "mosquitto did not reload: \(log)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     /// SIGSTOP: the broker keeps its connections but answers nothing, like a hung one.
     public func pause() {
         if let processID { _ = Glibc.kill(processID, SIGSTOP) }
