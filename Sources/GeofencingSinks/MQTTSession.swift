@@ -172,10 +172,10 @@ final class MQTTSession: @unchecked Sendable {
     /// The connection ended: `code` 0 when we asked for it, else why it was lost.
     fileprivate func didDisconnect(code: Int32) {
         condition.withLock {
+            connected = false
             // Before a CONNACK accepted the connection, the loop's end (`connectionEnded`, at once after this) says
             // why, with more than libmosquitto's code: a TLS failure, a broker that closed during the handshake.
             guard wasConnected else { return }
-            connected = false
             disconnectReported = true
             if !refusedConnection {
                 problem = code == 0 ? "disconnected" : "connection lost: \(String(cString: mosquitto_strerror(code)))"
