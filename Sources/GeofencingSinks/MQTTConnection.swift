@@ -155,13 +155,16 @@ final class MQTTConnection: @unchecked Sendable {
                 // A broker that wants a client certificate refuses after the TLS 1.3 handshake: OpenSSL's alert
                 // is logged, and libmosquitto returns a lost connection.
                 let tlsFailed = result == MOSQ_ERR_TLS.rawValue || !session.tlsErrorLines.isEmpty
-                let closedDuringHandshake = !tlsFailed && address.usesTLS && !session.wasAccepted
+                let lostMidway =
+                    result == MOSQ_ERR_CONN_LOST.rawValue || result == MOSQ_ERR_PROTOCOL.rawValue
+                    || (result == MOSQ_ERR_ERRNO.rawValue && errno == EPROTO)
+                let closedDuringHandshake = !tlsFailed && address.usesTLS && !session.wasAccepted && lostMidway
                 let reason: String
                 if tlsFailed {
                     reason = cannotConnect(describeTLSFailure())
                 } else if closedDuringHandshake {
-                    // Without an error line: what a broker that requires a client certificate does to a client
-                    // without one (its TLS 1.3 alert is not logged).
+                    // The same without an error line: what a broker that requires a client certificate does to a
+                    // client without one when OpenSSL's alert did not reach the log.
                     reason = cannotConnect(
                         "TLS: the broker closed the connection before accepting it (\(Self.describe(result))); "
                             + "does it want a client certificate it accepts?")

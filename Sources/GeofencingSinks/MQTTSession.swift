@@ -21,6 +21,8 @@ final class MQTTSession: @unchecked Sendable {
     /// libmosquitto's error log lines of the current connection attempt that say why TLS failed ("OpenSSL Error[0]:
     /// ...", "Error: host name verification failed."): MOSQ_ERR_TLS alone does not.
     private var tlsErrors: [String] = []
+    /// A connection attempt has begun and has not yet ended (accepted, refused or failed).
+    private var attemptInProgress = true
     /// A reload (SIGHUP) asked for the files to be read again at the next connection attempt.
     private var reloadRequested = false
     private var closing = false
@@ -40,12 +42,13 @@ final class MQTTSession: @unchecked Sendable {
         case refused(String)
     }
 
-    /// Waits until connected, until `deadline` only while the first attempt is still under way: once an attempt
-    /// has failed the answer is at once "not connected", with the reason, and libmosquitto keeps reconnecting in the
-    /// background.
+    /// Waits until connected, until `deadline` only while a connection attempt is under way: between attempts the
+    /// answer is at once "not connected", with the last one's reason, and the network thread keeps reconnecting in
+    /// the background. (Waiting for the attempt under way lets a retry that comes while the broker is being
+    /// reached again find it connected, rather than fail and wait out a longer backoff.)
     func waitUntilConnected(until deadline: ContinuousClock.Instant) -> Wait {
         condition.withLock {
-            _ = condition.wait(until: deadline) { connected || problem != nil || closing }
+            _ = condition.wait(until: deadline) { connected || (problem != nil && !attemptInProgress) || closing }
             if closing { return .closing }
             if connected { return .done }
             if let problem { return .disconnected(problem) }
@@ -98,6 +101,7 @@ final class MQTTSession: @unchecked Sendable {
     /// A connection attempt begins: forgets the last one's refusal and TLS errors.
     func attemptStarting() {
         condition.withLock {
+            attemptInProgress = true
             refusedConnection = false
             tlsErrors.removeAll()
         }
@@ -112,6 +116,7 @@ final class MQTTSession: @unchecked Sendable {
     /// A connection attempt failed at once (connection refused, unknown host).
     func connectFailed(_ reason: String) {
         condition.withLock {
+            attemptInProgress = false
             refusedConnection = false
             connected = false
             problem = reason
@@ -125,6 +130,7 @@ final class MQTTSession: @unchecked Sendable {
     func connectionEnded(_ reason: String, decisive: Bool = false) -> Bool {
         condition.withLock {
             connected = false
+            attemptInProgress = false
             if !refusedConnection && (decisive || !disconnectReported) { problem = reason }
             disconnectReported = false
             defer { wasConnected = false }
@@ -157,6 +163,7 @@ final class MQTTSession: @unchecked Sendable {
     fileprivate func didConnect(code: Int32) {
         condition.withLock {
             connected = code == 0
+            attemptInProgress = false
             if connected { wasConnected = true }
             refusedConnection = code != 0
             problem = code == 0 ? nil : "the broker refused the connection: \(Self.reason(code))"
