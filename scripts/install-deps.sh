@@ -12,7 +12,8 @@ PACKAGES=(gcc libc6-dev pkg-config libgps-dev libsqlite3-dev libmosquitto-dev li
 
 if [ "${1:-}" = "--test" ]; then
     # gpsd + gpsd-clients: gpsfake, gpspipe and gpsdecode; sqlite3: the store's crash and lock tests; mosquitto:
-    # the broker the MQTT tests start on loopback; chromium + python3: the map's screenshot check; systemd:
+    # the broker the MQTT tests start on loopback (and mosquitto_passwd); openssl: the CA and certificates of the
+    # MQTT TLS tests; chromium + python3: the map's screenshot check; systemd:
     # systemd-analyze for the service unit.
     # clang-14 + libclang-rt-14-dev: libFuzzer and the sanitizers for the C core (scripts/fuzz-core.sh).
     # python3-geographiclib: the polygon reference (scripts/gen_polygon_vectors.py, make check-polygons-shared).
@@ -20,7 +21,7 @@ if [ "${1:-}" = "--test" ]; then
     # as an unprivileged user in the security test. python3-seccomp: scripts/service-sandbox.py, which runs the
     # daemon under the service unit's system call filter in the service-unit test. strace: the standard-output
     # tests count write and fsync calls. time: GNU time, the fence readers' peak-memory test.
-    PACKAGES+=(gpsd gpsd-clients sqlite3 mosquitto chromium python3 systemd clang-14 libclang-rt-14-dev
+    PACKAGES+=(gpsd gpsd-clients sqlite3 mosquitto openssl chromium python3 systemd clang-14 libclang-rt-14-dev
                python3-geographiclib e2fsprogs util-linux python3-seccomp strace time)
 elif [ -n "${1:-}" ]; then
     echo "usage: $0 [--test]" >&2

@@ -39,10 +39,15 @@ public struct SinkError: Error, CustomStringConvertible, Equatable {
     /// The sink's `name` ("jsonl", "exec", "mqtt:127.0.0.1:1883/vehicle/7/events").
     public var sink: String
     public var message: String
+    /// The condition the sink is in, worded the same for every event while it lasts (an MQTT broker's TLS
+    /// certificate not accepted, its refusal of the user name): the daemon logs a failing sink again when this
+    /// changes. nil: nothing beyond "failing".
+    public var state: String?
 
-    public init(sink: String, message: String) {
+    public init(sink: String, message: String, state: String? = nil) {
         self.sink = sink
         self.message = message
+        self.state = state
     }
 
     /// "sink: message", e.g. `exec: "notify" exited with status 3`.

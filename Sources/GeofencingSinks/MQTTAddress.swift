@@ -1,26 +1,32 @@
 import GeofencingEvents
 
-/// Where an `MQTTSink` publishes: `mqtt://host[:port]/topic`, parsed. Available with or without the MQTT trait, so
-/// that a bad `--mqtt` URL is a usage error either way.
+/// Where an `MQTTSink` publishes: `mqtt://host[:port]/topic` or, over TLS, `mqtts://host[:port]/topic`, parsed.
+/// Available with or without the MQTT trait, so that a bad `--mqtt` URL is a usage error either way.
 ///
+/// - scheme: mqtt:// (plain TCP: the loopback, a broker on the vehicle) or mqtts:// (TLS 1.2 or later, the broker's
+///   certificate verified, its name checked: see `MQTTSecurity`).
 /// - host: a name, an IPv4 address, or an IPv6 address in brackets (`mqtt://[::1]/events`).
-/// - port: 1...65535, 1883 when absent.
+/// - port: 1...65535; when absent 1883 for mqtt://, 8883 for mqtts://.
 /// - topic: everything after the first "/" following the host, taken literally (no percent-decoding); required; may
 ///   contain "/" (and empty levels); no wildcards ("+", "#": a publish topic cannot have them), no control
 ///   characters (U+0000...U+001F, U+007F...U+009F), no Unicode noncharacters, no leading "$"; at most 65535 bytes
 ///   of UTF-8 (`problem(topic:)`).
-/// No user name or password in the URL, and no TLS (`mqtts://`).
+/// No user name or password in the URL (`MQTTSecurity` takes them from files), and no websockets.
 public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
     public static let defaultPort: UInt16 = 1883
+    public static let defaultTLSPort: UInt16 = 8883
 
     public var host: String
     public var port: UInt16
     public var topic: String
+    /// mqtts://: the connection is TLS.
+    public var usesTLS: Bool
 
-    public init(host: String, port: UInt16 = MQTTAddress.defaultPort, topic: String) {
+    public init(host: String, port: UInt16? = nil, topic: String, usesTLS: Bool = false) {
         self.host = host
-        self.port = port
+        self.port = port ?? (usesTLS ? Self.defaultTLSPort : Self.defaultPort)
         self.topic = topic
+        self.usesTLS = usesTLS
     }
 
     /// Parses `url`; the error (sink "mqtt") quotes the URL and says what is wrong with it.
@@ -28,13 +34,16 @@ public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
         func fail(_ problem: String) -> SinkError {
             SinkError(
                 sink: "mqtt",
-                message: "bad URL \"\(PrintableText.escaped(url))\": \(problem); expected mqtt://host[:port]/topic")
+                message: "bad URL \"\(PrintableText.escaped(url))\": \(problem); expected mqtt://host[:port]/topic "
+                    + "or mqtts://host[:port]/topic")
         }
-        let scheme = "mqtt://"
+        let usesTLS = url.lowercased().hasPrefix("mqtts://")
+        let scheme = usesTLS ? "mqtts://" : "mqtt://"
         guard url.lowercased().hasPrefix(scheme) else {
             throw fail(
                 url.contains("://")
-                    ? "the scheme is not mqtt:// (TLS and websockets are not supported)" : "no mqtt:// scheme")
+                    ? "the scheme is not mqtt:// or mqtts:// (websockets are not supported)"
+                    : "no mqtt:// scheme (or mqtts://)")
         }
         let rest = url.dropFirst(scheme.count)
         guard let slash = rest.firstIndex(of: "/") else { throw fail("no topic") }
@@ -60,7 +69,7 @@ public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
         }
         if host.isEmpty { throw fail("no host") }
 
-        var port = Self.defaultPort
+        var port: UInt16?
         if let portText {
             guard !portText.isEmpty, portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
                 let number = UInt16(portText), number > 0
@@ -69,7 +78,7 @@ public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
         }
 
         if let problem = Self.problem(topic: topic) { throw fail(problem) }
-        self.init(host: String(host), port: port, topic: topic)
+        self.init(host: String(host), port: port, topic: topic, usesTLS: usesTLS)
     }
 
     /// Why `topic` cannot be published to, or nil. MQTT (3.1.1 sections 1.5.3, 4.7) and brokers refuse, for a
@@ -100,11 +109,15 @@ public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
-    /// The sink's name and delivery-cursor key: "mqtt:host:port/topic" ("mqtt:[::1]:1883/t" for IPv6).
+    /// The sink's name and delivery-cursor key: "mqtt:host:port/topic" ("mqtt:[::1]:1883/t" for IPv6), "mqtts:..."
+    /// over TLS.
     public var sinkName: String {
-        "mqtt:\(host.contains(":") ? "[\(host)]" : host):\(port)/\(topic)"
+        "\(scheme):\(host.contains(":") ? "[\(host)]" : host):\(port)/\(topic)"
     }
 
+    /// "mqtt" or "mqtts".
+    public var scheme: String { usesTLS ? "mqtts" : "mqtt" }
+
     /// The URL again, with the port written out.
-    public var description: String { "mqtt://" + sinkName.dropFirst("mqtt:".count) }
+    public var description: String { "\(scheme)://" + sinkName.dropFirst(scheme.count + 1) }
 }

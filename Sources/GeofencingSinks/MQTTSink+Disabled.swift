@@ -10,11 +10,12 @@ public final class MQTTSink: EventSink, Sendable {
 
     /// Checks the URL (a bad one is reported as such), then throws: this build has no MQTT.
     public init(
-        url: String, clientID: String? = nil, publishTimeout: Double = 10, reconnectDelay: ClosedRange<Int> = 1...30,
-        keepAlive: Int = 30
+        url: String, security: MQTTSecurity = MQTTSecurity(), clientID: String? = nil, publishTimeout: Double = 10,
+        reconnectDelay: ClosedRange<Int> = 1...30, keepAlive: Int = 30
     ) throws(SinkError) {
         let address = try MQTTAddress(url: url)
         name = address.sinkName
+        try security.check(for: address, sink: name)
         throw SinkError(
             sink: name,
             message: "MQTT is not available: GeofencingSinks was built without the MQTT trait (libmosquitto); rebuild "
@@ -24,6 +25,8 @@ public final class MQTTSink: EventSink, Sendable {
     public func deliver(_ event: EventRecord) throws(SinkError) {
         throw SinkError(sink: name, message: "built without the MQTT trait")
     }
+
+    public func reload() {}
 
     public func close() {}
 }

@@ -14,6 +14,11 @@ import Glibc
 /// the sink is not connected (after a failed attempt; the first attempt after start-up is waited for), and when
 /// the connection is lost before the PUBACK. A message libmosquitto had already sent is sent again after it
 /// reconnects, so a consumer can see an event twice: at least once, with `seq` to drop repeats.
+///
+/// Over mqtts:// (see `MQTTConnection` and `MQTTSecurity`) a broker whose certificate cannot be verified or does not
+/// name the host is not connected to; a broker that refuses the user name and password, or a publish (MQTT 5's
+/// PUBACK reason code, such as "not authorized" from its ACL), fails `deliver` with the broker's reason. The event
+/// stays queued in every case; `reload()` (SIGHUP) reads the files again for the next connection attempt.
 public final class MQTTSink: EventSink, Sendable {
     /// Whether this build has MQTT (the package's MQTT trait).
     public static let isAvailable = true
@@ -24,24 +29,29 @@ public final class MQTTSink: EventSink, Sendable {
     public let clientID: String
     /// Seconds `deliver` waits for the PUBACK (and, right after start-up, for the connection).
     public let publishTimeout: Double
+    public let security: MQTTSecurity
 
     private let connection: MQTTConnection
 
     /// - Parameters:
-    ///   - url: mqtt://host[:port]/topic (see `MQTTAddress`).
+    ///   - url: mqtt://host[:port]/topic or mqtts://host[:port]/topic (see `MQTTAddress`).
+    ///   - security: the CA file, client certificate and key (mqtts:// only), user name and password file.
     ///   - clientID: the MQTT client identifier; default "geofence-<pid>". A broker drops the older of two
     ///     connections with the same identifier, so two sinks in one process need different ones.
     ///   - publishTimeout: seconds to wait for a PUBACK; more than 0.
     ///   - reconnectDelay: seconds between reconnection attempts, doubling from the lower bound to the upper.
     ///   - keepAlive: seconds of silence after which the client pings the broker; a broker that does not answer is
     ///     taken as gone after 1.5 times this (a half-open TCP connection, e.g. after a mobile network handover).
-    /// - Throws: `SinkError` for a bad URL or argument, or when libmosquitto cannot make a client.
+    /// - Throws: `SinkError` for a bad URL or argument, a file of `security` that cannot be read (or that others
+    ///   may read: the key, the password file), or when libmosquitto cannot make a client.
     public init(
-        url: String, clientID: String? = nil, publishTimeout: Double = 10, reconnectDelay: ClosedRange<Int> = 1...30,
-        keepAlive: Int = 30
+        url: String, security: MQTTSecurity = MQTTSecurity(), clientID: String? = nil, publishTimeout: Double = 10,
+        reconnectDelay: ClosedRange<Int> = 1...30, keepAlive: Int = 30
     ) throws(SinkError) {
         let address = try MQTTAddress(url: url)
         let name = address.sinkName
+        try security.check(for: address, sink: name)
+        let password = try security.load(sink: name)
         let clientID = clientID ?? "geofence-\(getpid())"
         guard publishTimeout.isFinite && publishTimeout > 0 else {
             throw SinkError(
@@ -57,9 +67,11 @@ public final class MQTTSink: EventSink, Sendable {
         self.address = address
         self.clientID = clientID
         self.publishTimeout = publishTimeout
+        self.security = security
         SystemCalls.ignoreBrokenPipeSignal()
         connection = try MQTTConnection(
-            address: address, clientID: clientID, keepAlive: keepAlive, reconnectDelay: reconnectDelay, sinkName: name)
+            address: address, security: security, password: password, clientID: clientID, keepAlive: keepAlive,
+            reconnectDelay: reconnectDelay, sinkName: name)
     }
 
     deinit {
@@ -79,9 +91,18 @@ public final class MQTTSink: EventSink, Sendable {
             case .publishFailed(let why): reason = "mosquitto_publish failed: \(why)"
             case .connectionLost(let why): reason = "no PUBACK: \(why)"
             case .noAcknowledgement: reason = "no PUBACK within \(publishTimeout) s"
+            case .refused(let why):
+                let topic = PrintableText.escaped(address.topic)
+                reason = "the broker refused it: \(why); may this user publish to \"\(topic)\"? (its ACL)"
             }
-            throw SinkError(sink: name, message: "event #\(event.sequence) not delivered: \(reason)")
+            throw SinkError(sink: name, message: "event #\(event.sequence) not delivered: \(reason)", state: reason)
         }
+    }
+
+    /// Reads the TLS files and the password file again at the next connection attempt (SIGHUP: certificates
+    /// replaced, the password changed). A connection that is up stays up. Callable from any thread.
+    public func reload() {
+        connection.reload()
     }
 
     /// The daemon is stopping: closes the sink, which wakes a `deliver` waiting for its PUBACK.

@@ -15,6 +15,16 @@ import Testing
     func parses(url: String, host: String, port: UInt16, topic: String) throws {
         let address = try MQTTAddress(url: url)
         #expect(address == MQTTAddress(host: host, port: port, topic: topic))
+        #expect(!address.usesTLS)
+    }
+
+    /// mqtts://: TLS, port 8883 unless given; its own sink name (and delivery cursor).
+    @Test func parsesTLS() throws {
+        let address = try MQTTAddress(url: "mqtts://broker.example/vehicle/7")
+        #expect(address == MQTTAddress(host: "broker.example", port: 8883, topic: "vehicle/7", usesTLS: true))
+        #expect(address.sinkName == "mqtts:broker.example:8883/vehicle/7")
+        #expect(address.description == "mqtts://broker.example:8883/vehicle/7")
+        #expect(try MQTTAddress(url: "MQTTS://[::1]:1883/t").sinkName == "mqtts:[::1]:1883/t")
     }
 
     @Test func sinkNameIsHostPortAndTopic() throws {
@@ -25,7 +35,8 @@ import Testing
 
     @Test(arguments: [
         ("broker/topic", "no mqtt:// scheme"),
-        ("mqtts://broker/topic", "not mqtt://"),
+        ("ws://broker/topic", "not mqtt://"),
+        ("mqtts://broker", "no topic"),
         ("mqtt://broker", "no topic"),
         ("mqtt://broker/", "no topic"),
         ("mqtt:///topic", "no host"),

@@ -6,14 +6,16 @@ import Glibc
 #endif
 
 /// `geofence run`: the daemon (see `Daemon`). Stops cleanly on SIGTERM and SIGINT; SIGHUP re-reads the store's
-/// regions (after `geofence fences import`).
+/// regions (after `geofence fences import`) and, at the next MQTT connection, the MQTT certificates and password.
 enum RunCommand {
     static let command = GeofenceCLI.Command(
         name: "run", summary: "the daemon: fixes from gpsd, durable events to stdout, a command, MQTT",
         help: """
             Usage: geofence run --store PATH [--gpsd HOST[:PORT] | --nmea PATH|-]
                                 [--fences FILE [--radius M] [--datum D] [--approach T]]
-                                [--format text|jsonl] [--exec CMD] [--mqtt mqtt://HOST[:PORT]/TOPIC]
+                                [--format text|jsonl] [--exec CMD]
+                                [--mqtt mqtt[s]://HOST[:PORT]/TOPIC [--mqtt-ca FILE]
+                                 [--mqtt-cert FILE --mqtt-key FILE] [--mqtt-user NAME --mqtt-password-file FILE]]
 
             Restores the regions and their states from the store (created if missing, mode 0600; one daemon per
             store: a second exits 1 naming the one that holds it, through PATH.lock beside it), imports
@@ -38,10 +40,16 @@ enum RunCommand {
                                 GEOFENCE_LON, GEOFENCE_DISTANCE_M, GEOFENCE_STATE, GEOFENCE_INFERRED,
                                 GEOFENCE_INTERPOLATED; a non-zero exit is retried; what it prints goes to
                                 standard error (each line prefixed, escaped; 8192 bytes or 100 lines per event)
-              --mqtt URL        publish each event (JSON) with QoS 1 to mqtt://HOST[:PORT]/TOPIC
+              --mqtt URL        publish each event (JSON) with QoS 1 (MQTT 5) to mqtt://HOST[:PORT]/TOPIC, or
+                                over TLS 1.2+ to mqtts://HOST[:PORT]/TOPIC (port 8883 by default): the broker's
+                                certificate verified and its name checked against HOST
+              --mqtt-ca FILE    the CA certificates (PEM) for mqtts://; default: the system's
+              --mqtt-cert FILE  a client certificate (PEM) for mqtts://, with --mqtt-key (mode 0600)
+              --mqtt-user NAME  the user name, with --mqtt-password-file FILE (its first line; mode 0600)
 
             Signals: SIGTERM/SIGINT stop after delivering what is queued (up to 10 s); a --exec command still
-            running then gets SIGTERM, and SIGKILL 2 s later; SIGHUP re-reads the regions.
+            running then gets SIGTERM, and SIGKILL 2 s later; SIGHUP re-reads the regions, and the MQTT files
+            (certificates, key, password) at the next connection.
             """,
         run: run)
 
@@ -61,9 +69,7 @@ enum RunCommand {
             }
         }
         options.mqttURL = try arguments.option("--mqtt")
-        if let url = options.mqttURL {
-            do { _ = try MQTTAddress(url: url) } catch { throw arguments.usageError("--mqtt: \(error.message)") }
-        }
+        options.mqttSecurity = try mqttSecurity(&arguments, url: options.mqttURL)
         try arguments.finish()
         guard storePath != nil else { throw arguments.usageError("--store PATH is required") }
 
@@ -85,6 +91,36 @@ enum RunCommand {
         }
         finished.wait()
         if let error = outcome.error { throw error }
+    }
+}
+
+extension RunCommand {
+    /// --mqtt-ca, --mqtt-cert, --mqtt-key, --mqtt-user, --mqtt-password-file, checked against --mqtt's URL (its
+    /// files are read when the sink is made, still before the store is opened).
+    static func mqttSecurity(_ arguments: inout ArgumentList, url: String?) throws -> MQTTSecurity {
+        let security = MQTTSecurity(
+            caFile: try arguments.option("--mqtt-ca"), certificateFile: try arguments.option("--mqtt-cert"),
+            keyFile: try arguments.option("--mqtt-key"), user: try arguments.option("--mqtt-user"),
+            passwordFile: try arguments.option("--mqtt-password-file"))
+        guard let url else {
+            if security != MQTTSecurity() { throw arguments.usageError("the --mqtt-... options need --mqtt URL") }
+            return security
+        }
+        let address: MQTTAddress
+        do { address = try MQTTAddress(url: url) } catch { throw arguments.usageError("--mqtt: \(error.message)") }
+        if !address.usesTLS, security.caFile != nil || security.certificateFile != nil || security.keyFile != nil {
+            throw arguments.usageError("--mqtt-ca, --mqtt-cert and --mqtt-key need an mqtts:// URL")
+        }
+        if (security.certificateFile == nil) != (security.keyFile == nil) {
+            throw arguments.usageError(
+                security.certificateFile == nil ? "--mqtt-key needs --mqtt-cert" : "--mqtt-cert needs --mqtt-key")
+        }
+        if (security.user == nil) != (security.passwordFile == nil) {
+            throw arguments.usageError(
+                security.user == nil
+                    ? "--mqtt-password-file needs --mqtt-user" : "--mqtt-user needs --mqtt-password-file")
+        }
+        return security
     }
 }
 

@@ -29,6 +29,7 @@ final class Daemon: Sendable {
         var format: EventFormat = .text
         var execCommand: [String]?
         var mqttURL: String?
+        var mqttSecurity = MQTTSecurity()
         /// How many delivered events the outbox keeps for inspection.
         var keepDelivered = 10_000
         /// How long a stop waits for the sinks to deliver what is queued.
@@ -37,13 +38,18 @@ final class Daemon: Sendable {
 
     private let options: Options
     private let reloadRequested = Flag()
+    /// The MQTT sink, once made: SIGHUP has it read its files again.
+    private let mqttSink = Locked<MQTTSink?>(nil)
 
     init(options: Options) {
         self.options = options
     }
 
     /// Asks the daemon to re-read the store's regions at the next fix (SIGHUP, after `geofence fences import`).
-    func requestReload() { reloadRequested.set() }
+    func requestReload() {
+        reloadRequested.set()
+        mqttSink.withLock { $0?.reload() }
+    }
 
     /// Runs until the input ends or the task is cancelled (SIGTERM, SIGINT); then lets the sinks deliver what is
     /// queued (while they make progress, giving up after `drainTimeout` without any), interrupts a delivery still in
@@ -186,7 +192,11 @@ final class Daemon: Sendable {
         var sinks: [any EventSink] = [options.format.standardOutputSink()]
         do {
             if let command = options.execCommand { sinks.append(try ExecSink(command: command)) }
-            if let url = options.mqttURL { sinks.append(try MQTTSink(url: url)) }
+            if let url = options.mqttURL {
+                let sink = try MQTTSink(url: url, security: options.mqttSecurity)
+                mqttSink.withLock { $0 = sink }
+                sinks.append(sink)
+            }
         } catch {
             throw CLIError.failure("geofence run: \(error)")
         }

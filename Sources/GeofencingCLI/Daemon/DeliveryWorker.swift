@@ -7,7 +7,8 @@ import GeofencingStore
 /// of one batch (up to `batchSize`) after a restart (consumers drop repeats by `seq`) and never skips one.
 ///
 /// A sink that fails (a command exiting non-zero, an MQTT broker away) keeps its events queued in the store; the
-/// worker logs the failure and retries after a wait that doubles from 0.25 s up to 30 s. Sinks are independent: a
+/// worker logs the failure (again only when the sink's `SinkError.state` changes) and retries after a wait that
+/// doubles from 0.25 s up to 30 s. Sinks are independent: a
 /// broker away holds back neither standard output nor `--exec`.
 final class DeliveryWorker: @unchecked Sendable {
     // @unchecked: `sink` and the store connection are used only on the worker's thread (but `interrupt()`, which
@@ -74,6 +75,9 @@ final class DeliveryWorker: @unchecked Sendable {
         var backoff = 0.25
         var store: GeofenceStore?
         var failing = false
+        /// The `SinkError.state` last logged: a failing sink is logged again when its state changes (the broker's
+        /// certificate replaced by a refused password), not at every retry.
+        var failingState: String?
         // The last event the sink accepted in this process; nil before the first. It runs ahead of the stored
         // cursor when the cursor cannot be written (a full or read-only file system): the next batches start after
         // it, so nothing is delivered again meanwhile (a restart repeats what the stored cursor had not passed, as
@@ -132,10 +136,15 @@ final class DeliveryWorker: @unchecked Sendable {
                 condition.unlock()
                 if failing { Console.error("geofence run: sink \(name): delivering again") }
                 failing = false
+                failingState = nil
                 backoff = 0.25
             } catch {
-                if !failing { Console.error("geofence run: sink \(name): \(error); events stay queued, retrying") }
+                let state = (error as? SinkError)?.state
+                if !failing || (state != nil && state != failingState) {
+                    Console.error("geofence run: sink \(name): \(error); events stay queued, retrying")
+                }
                 failing = true
+                failingState = state
                 // At shutdown too the sink is retried: drainAndStop decides when to stop waiting for it.
                 waitForWork(upTo: backoff)
                 backoff = min(backoff * 2, Self.maximumBackoff)
