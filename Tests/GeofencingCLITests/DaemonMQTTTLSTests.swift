@@ -2,6 +2,7 @@
 import Foundation
 import Geofencing
 import GeofencingInputs
+import GeofencingWriters
 import GeofencingTestSupport
 import Testing
 

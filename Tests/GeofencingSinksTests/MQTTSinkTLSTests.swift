@@ -1,6 +1,6 @@
 #if MQTT
 import Foundation
-import GeofencingStore
+import GeofencingEvents
 import Testing
 import GeofencingTestSupport
 
