@@ -3,15 +3,15 @@ import Foundation
 import Geofencing
 import GeofencingEvents
 
-/// The daemon's SQLite store: regions with their current and last known states, the event outbox, and one delivery
-/// cursor per sink, in one file.
+/// The daemon's SQLite store: regions with their state records (`RegionStateRecord`), the event outbox, and one
+/// delivery cursor per sink, in one file.
 ///
 /// One instance is one SQLite connection (SQLite's multi-thread mode). Use it from one thread at a time: successive
 /// calls may come from different threads (an actor's executor), concurrent ones may not; it is not `Sendable`. A
 /// thread or process that needs the store at the same time opens its own instance on the same path. Writers wait
 /// for each other up to the busy timeout; readers never wait.
 ///
-/// Delivery: `append` stores events (and applies them to the regions' states) before anything is delivered; a sink
+/// Delivery: `append` stores events (with the regions' new state records) before anything is delivered; a sink
 /// asks for `undelivered(sink:limit:)`, sends them, and then calls `markDelivered(sink:through:)`. A crash between
 /// sending and marking sends those events again after the restart: at-least-once, and consumers drop repeats by
 /// their sequence numbers.
@@ -113,9 +113,9 @@ public final class GeofenceStore {
         }.first
     }
 
-    /// Adds or replaces regions, in one transaction. A new identifier is added with state unknown; an existing one
-    /// gets the new definition and keeps its state, its last known state and its stay. A later duplicate in
-    /// `regions` replaces an earlier one.
+    /// Adds or replaces regions, in one transaction. A new identifier is added with nothing known (state and last
+    /// known state unknown); an existing one gets the new definition and keeps its state record. A later duplicate
+    /// in `regions` replaces an earlier one.
     ///
     /// - Returns: how many identifiers were added and how many replaced.
     /// Every shape is kept as given (a polygon's rings with their closing vertices, a corridor's path), and reads
@@ -166,41 +166,55 @@ public final class GeofenceStore {
 
     // MARK: Outbox
 
-    /// Appends events to the outbox and applies them to the stored states of their regions, in one transaction.
+    /// Appends events to the outbox and stores the regions' new state records, in one transaction: what one or
+    /// more `RegionMonitor.process(_:)` calls returned (`ObservationOutcome`), so that the states a restart
+    /// restores are those of the last event stored.
     ///
-    /// The states change as `StoredRegionState.apply` says: enter -> inside since the event's time, dwell not
-    /// reported; exit -> outside; dwell -> dwell reported; state -> that state (inside after a last known state that
-    /// was not inside starts a stay at the event's time); unknown never overwrites the last known state. An event
-    /// for a region that is not stored (removed meanwhile) is kept in the outbox and changes no region.
+    /// The records are stored as given, never derived from the events: the monitor's rules decide them. A record
+    /// or an event for a region that is not stored (removed meanwhile) changes no region; the event is kept in the
+    /// outbox.
     ///
-    /// - Parameter events: consecutive sequence numbers; the first one follows `lastSequence()` (any first number
-    ///   when the outbox has never held an event). Empty: nothing happens.
+    /// - Parameters:
+    ///   - events: consecutive sequence numbers; the first one follows `lastSequence()` (any first number when the
+    ///     outbox has never held an event). May be empty.
+    ///   - states: the new record of each region whose record changed, by identifier (`ObservationOutcome
+    ///     .changedStates`, merged over several calls: the latest record of a region).
+    ///   Both empty: nothing happens.
     /// - Throws: `sequenceGap` when the numbers do not continue the outbox or are not consecutive,
     ///   `invalidArgument` for a sequence number of 0 or above Int64.max or a NaN; nothing is written then. Or a
     ///   write error, after which nothing is written either.
-    public func append(_ events: [EventRecord]) throws(StoreError) {
+    public func append(_ events: [EventRecord], states: [String: RegionStateRecord] = [:]) throws(StoreError) {
         try requireWritable()
-        guard let first = events.first else { return }
-        if let problem = events.lazy.compactMap(StoreRows.problem(with:)).first {
+        guard !events.isEmpty || !states.isEmpty else { return }
+        if let problem = events.lazy.compactMap(StoreRows.problem(with:)).first
+            ?? states.lazy.compactMap({ StoreRows.problem(with: $0.value, identifier: $0.key) }).first
+        {
             throw .invalidArgument(path: path, reason: problem)
         }
         for (previous, next) in zip(events, events.dropFirst()) where next.sequence != previous.sequence &+ 1 {
             throw .sequenceGap(path: path, expected: previous.sequence &+ 1, got: next.sequence)
         }
         try connection.writeTransaction { () throws(StoreError) in
-            let last = try lastSequenceInTransaction()
-            if last > 0, first.sequence != last + 1 {
-                throw .sequenceGap(path: path, expected: last + 1, got: first.sequence)
-            }
-            for event in events {
-                try connection.execute(StoreSQL.insertEvent) { (statement: Statement) throws(StoreError) in
-                    try StoreRows.bindEvent(event, to: statement)
+            if let first = events.first, let lastEvent = events.last {
+                let last = try lastSequenceInTransaction()
+                if last > 0, first.sequence != last + 1 {
+                    throw .sequenceGap(path: path, expected: last + 1, got: first.sequence)
                 }
-                try applyToRegion(event)
+                for event in events {
+                    try connection.execute(StoreSQL.insertEvent) { (statement: Statement) throws(StoreError) in
+                        try StoreRows.bindEvent(event, to: statement)
+                    }
+                }
+                try connection.execute(StoreSQL.updateLastSequence) {
+                    (statement: Statement) throws(StoreError) in
+                    try statement.bind(1, Int64(lastEvent.sequence))
+                }
             }
-            try connection.execute(StoreSQL.updateLastSequence) {
-                (statement: Statement) throws(StoreError) in
-                try statement.bind(1, Int64(events[events.count - 1].sequence))
+            // In identifier order, so that the same call makes the same statements in the same order every time.
+            for (identifier, stateRecord) in states.sorted(by: { $0.key < $1.key }) {
+                try connection.execute(StoreSQL.updateRegionState) { (statement: Statement) throws(StoreError) in
+                    try StoreRows.bindState(stateRecord, identifier: identifier, to: statement)
+                }
             }
         }
     }
@@ -348,20 +362,5 @@ public final class GeofenceStore {
         }
         guard let cursor = cursors.first else { throw .unknownSink(path: path, sink: sink) }
         return UInt64(clamping: cursor)
-    }
-
-    private func applyToRegion(_ event: EventRecord) throws(StoreError) {
-        let current = try connection.rows(StoreSQL.selectRegionState) {
-            (statement: Statement) throws(StoreError) in
-            try statement.bind(1, event.region)
-        } decode: { (row: Statement) throws(StoreError) in
-            try StoreRows.regionState(row, path: path, identifier: event.region)
-        }
-        guard var columns = current.first else { return }
-        columns.apply(event)
-        guard columns != current.first else { return }
-        try connection.execute(StoreSQL.updateRegionState) { (statement: Statement) throws(StoreError) in
-            try StoreRows.bindState(columns, identifier: event.region, to: statement)
-        }
     }
 }

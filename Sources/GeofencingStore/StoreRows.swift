@@ -100,12 +100,12 @@ enum StoreRows {
         } else if row.double(14) != nil {
             throw .corrupt(path: path, detail: "\(place) has approach_distance without approach_seconds")
         }
-        let columns = StoredRegionState(
+        let stateRecord = RegionStateRecord(
             state: try state(row.text(8), path: path, where: place + " state"),
-            knownState: try state(row.text(9), path: path, where: place + " known_state"),
+            lastKnownState: try state(row.text(9), path: path, where: place + " known_state"),
             insideSince: row.double(10).map(Date.init(timeIntervalSinceReferenceDate:)),
             dwellReported: row.int64(11) != 0)
-        return StoredRegion(region: definition, state: columns.state, restored: columns.restored)
+        return StoredRegion(region: definition, stateRecord: stateRecord)
     }
 
     /// The shape of a regions row: columns 1 latitude, 2 longitude, 3 radius, 15 shape, 16 geometry.
@@ -146,27 +146,24 @@ enum StoreRows {
         case circle, polygon, corridor
     }
 
-    /// Reads a row of `StoreSQL.selectRegionState` (columns 0 ... 3).
-    static func regionState(_ row: Statement, path: String, identifier: String)
-        throws(StoreError) -> StoredRegionState
-    {
-        let place = "regions row \(JSONText.quoted(identifier))"
-        return StoredRegionState(
-            state: try state(row.text(0), path: path, where: place + " state"),
-            knownState: try state(row.text(1), path: path, where: place + " known_state"),
-            insideSince: row.double(2).map(Date.init(timeIntervalSinceReferenceDate:)),
-            dwellReported: row.int64(3) != 0)
+    /// Why the store cannot keep a region's state record, or nil: an `insideSince` that is NaN (it would come back
+    /// as NULL).
+    static func problem(with stateRecord: RegionStateRecord, identifier: String) -> String? {
+        if stateRecord.insideSince?.timeIntervalSinceReferenceDate.isNaN == true {
+            return "the state of region \(JSONText.quoted(identifier)): inside since is not a number"
+        }
+        return nil
     }
 
     /// Binds ?1 ... ?5 of `StoreSQL.updateRegionState`.
     static func bindState(
-        _ columns: StoredRegionState, identifier: String, to statement: Statement
+        _ stateRecord: RegionStateRecord, identifier: String, to statement: Statement
     ) throws(StoreError) {
         try statement.bind(1, identifier)
-        try statement.bind(2, columns.state.rawValue)
-        try statement.bind(3, columns.knownState.rawValue)
-        try statement.bind(4, columns.insideSince?.timeIntervalSinceReferenceDate)
-        try statement.bind(5, columns.dwellReported)
+        try statement.bind(2, stateRecord.state.rawValue)
+        try statement.bind(3, stateRecord.lastKnownState.rawValue)
+        try statement.bind(4, stateRecord.insideSince?.timeIntervalSinceReferenceDate)
+        try statement.bind(5, stateRecord.dwellReported)
     }
 
     // MARK: Events

@@ -71,6 +71,9 @@ enum StoreSQL {
     ///   polygon.
     /// The CHECKs tie the columns to the shape, so a row cannot hold a circle without a radius or a polygon without
     /// its geometry. Coordinates are WGS-84 in every column; `source_datum` says what they were given in.
+    ///
+    /// The state columns hold the region's `RegionStateRecord` as the monitor last reported it: state, known_state
+    /// (its `lastKnownState`), inside_since, dwell_reported.
     static func regionsTable(_ name: String) -> String {
         """
         CREATE TABLE \(name) (
@@ -205,10 +208,6 @@ enum StoreSQL {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'unknown', 'unknown', NULL, 0)
             """)
     static let deleteRegion = SQLStatement(name: "delete region", text: "DELETE FROM regions WHERE identifier = ?1")
-    /// Columns 0 ... 3: state, known_state, inside_since, dwell_reported.
-    static let selectRegionState = SQLStatement(
-        name: "select region state",
-        text: "SELECT state, known_state, inside_since, dwell_reported FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 state, ?3 known_state, ?4 inside_since, ?5 dwell_reported.
     static let updateRegionState = SQLStatement(
         name: "update region state",

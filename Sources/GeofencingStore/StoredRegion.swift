@@ -1,20 +1,16 @@
 import Geofencing
 
-/// A region as the store keeps it: its definition, its current state, and what a restarted monitor needs to carry
-/// on (`RegionMonitor.restoreMonitoring(for: region, state: restored)`).
+/// A region as the store keeps it: its definition and its state record, which a restarted monitor carries on from
+/// (`RegionMonitor.restoreMonitoring(for: region, state: stateRecord)`).
 public struct StoredRegion: Sendable, Hashable {
     /// The definition, every field as it was last upserted.
     public var region: Region
-    /// The current state: unknown before the first fix and after an outage (a `state` event with state unknown).
-    public var state: RegionState
-    /// The last known state (inside or outside; unknown only until the first determination, never overwritten by
-    /// unknown), the GNSS time since which the vehicle has been inside, and whether that stay's dwell event was
-    /// reported.
-    public var restored: RestoredRegionState
+    /// The record the monitor last reported for the region (`ObservationOutcome.changedStates`), as
+    /// `GeofenceStore.append(_:states:)` stored it; nothing known (state unknown) for a region never reported.
+    public var stateRecord: RegionStateRecord
 
-    public init(region: Region, state: RegionState, restored: RestoredRegionState) {
+    public init(region: Region, stateRecord: RegionStateRecord) {
         self.region = region
-        self.state = state
-        self.restored = restored
+        self.stateRecord = stateRecord
     }
 }

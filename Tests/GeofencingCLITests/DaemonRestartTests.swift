@@ -65,6 +65,6 @@ struct DaemonRestartTests {
         #expect(second.map(\.seq) == Array(4...6))
         // The store agrees: both regions outside at the end.
         let reopened = try GeofenceStore(path: store.path)
-        #expect(try reopened.regions().map(\.state) == [.outside, .outside])
+        #expect(try reopened.regions().map(\.stateRecord.state) == [.outside, .outside])
     }
 }

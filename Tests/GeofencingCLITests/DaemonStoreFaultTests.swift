@@ -90,7 +90,8 @@ struct DaemonStoreFaultTests {
         let events = try EventLine.parse(stored.joined(separator: "\n"))
         for entry in regions {
             let last = events.last { $0.region == entry.region.identifier }
-            #expect(entry.state.rawValue == (last?.state ?? "unknown"), "\(entry.region.identifier): \(entry.state)")
+            #expect(entry.stateRecord.state.rawValue == (last?.state ?? "unknown"),
+                    "\(entry.region.identifier): \(entry.stateRecord.state)")
         }
         return stored.count
     }

@@ -168,7 +168,8 @@ struct KillNineBurstTests {
             }
         }
         for entry in regions where state[entry.region.identifier] != nil {
-            #expect(entry.state == state[entry.region.identifier], "\(entry.region.identifier): stored \(entry.state)")
+            #expect(entry.stateRecord.state == state[entry.region.identifier],
+                    "\(entry.region.identifier): stored \(entry.stateRecord.state)")
         }
 
         // A burst lost before its commit is not lost: the next event of each of its regions is that transition,

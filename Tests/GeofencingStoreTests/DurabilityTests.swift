@@ -28,15 +28,17 @@ struct DurabilityTests {
             let store = try GeofenceStore(path: path)
             try store.upsertRegions(regions)
             try store.registerSink("jsonl")
-            try store.append(events)
+            try store.append(events, states: [
+                "a": Fixture.inside(since: 1, dwellReported: true), "b 🚏": Fixture.outside])
             try store.markDelivered(sink: "jsonl", through: 1)
             storedRegions = try store.regions()
         }
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))  // the last connection checkpointed it
         let reopened = try GeofenceStore(path: path)
         #expect(try reopened.regions() == storedRegions)
-        #expect(storedRegions[0].restored == RestoredRegionState(
+        #expect(storedRegions[0].stateRecord == RegionStateRecord(
             state: .inside, insideSince: Fixture.time(1), dwellReported: true))
+        #expect(storedRegions[1].stateRecord == RegionStateRecord(state: .outside))
         #expect(try reopened.events(after: 0, limit: 10) == events)
         #expect(try reopened.lastSequence() == 3)
         #expect(try reopened.undelivered(sink: "jsonl", limit: 10) == Array(events[1...]))
@@ -97,7 +99,8 @@ struct DurabilityTests {
             let store = try GeofenceStore(path: path)
             try store.upsertRegions([Fixture.region("r")])
             try store.registerSink("jsonl")
-            try store.append([Fixture.event(1, .enter, "r", at: 1), Fixture.event(2, .dwell, "r", at: 2)])
+            try store.append([Fixture.event(1, .enter, "r", at: 1), Fixture.event(2, .dwell, "r", at: 2)],
+                             states: ["r": Fixture.inside(since: 1, dwellReported: true)])
         }
         let rows = 30_000
         var previousLast: UInt64 = 2
@@ -125,11 +128,11 @@ struct DurabilityTests {
             #expect(Array(stored.prefix(2)) == [Fixture.event(1, .enter, "r", at: 1),
                                                 Fixture.event(2, .dwell, "r", at: 2)])
             // Round 0 ends inside with the dwell reported; later rounds after the exit appended below.
-            #expect(try store.region(identifier: "r")?.restored == (round == 0
-                ? RestoredRegionState(state: .inside, insideSince: Fixture.time(1), dwellReported: true)
-                : RestoredRegionState(state: .outside)), "round \(round)")
+            #expect(try store.region(identifier: "r")?.stateRecord == (round == 0
+                ? RegionStateRecord(state: .inside, insideSince: Fixture.time(1), dwellReported: true)
+                : RegionStateRecord(state: .outside)), "round \(round)")
             // The store goes on where the survivor ended.
-            try store.append([Fixture.event(last + 1, .exit, "r", at: 3)])
+            try store.append([Fixture.event(last + 1, .exit, "r", at: 3)], states: ["r": Fixture.outside])
             previousLast = last + 1
         }
     }
@@ -174,8 +177,8 @@ struct DurabilityTests {
           ])
     func injectedFailure(code: Int32, function: String, statement: String) throws {
         let store = try GeofenceStore(path: path, readOnly: false, busyTimeout: .seconds(5), faultHook: nil)
-        try store.upsertRegions([Fixture.region("r")])
-        try store.append([Fixture.event(1, .state, "r", state: .outside)])
+        try store.upsertRegions([Fixture.region("r"), Fixture.region("s")])
+        try store.append([Fixture.event(1, .state, "r", state: .outside)], states: ["r": Fixture.outside])
         let before = try store.regions()
 
         // Fail the second time the call is made, so the transaction is half done when it fails (begin and commit
@@ -187,8 +190,10 @@ struct DurabilityTests {
             seen += 1
             return seen == failAt ? code : nil
         }
+        // Two regions' records, so that the second update statement comes after the first is done.
         let error = #expect(throws: StoreError.self) {
-            try store.append([Fixture.event(2, .enter, "r", at: 5), Fixture.event(3, .dwell, "r", at: 6)])
+            try store.append([Fixture.event(2, .enter, "r", at: 5), Fixture.event(3, .dwell, "r", at: 6)],
+                             states: ["r": Fixture.inside(since: 5, dwellReported: true), "s": Fixture.outside])
         }
         store.connection.faultHook = nil
 
@@ -207,7 +212,7 @@ struct DurabilityTests {
         #expect(try store.lastSequence() == 1)
         #expect(try store.events(after: 0, limit: 10).count == 1)
         #expect(try store.regions() == before)
-        try store.append([Fixture.event(2, .enter, "r", at: 5)])
-        #expect(try store.region(identifier: "r")?.state == .inside)
+        try store.append([Fixture.event(2, .enter, "r", at: 5)], states: ["r": Fixture.inside(since: 5)])
+        #expect(try store.region(identifier: "r")?.stateRecord.state == .inside)
     }
 }

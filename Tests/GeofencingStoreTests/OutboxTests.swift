@@ -1,5 +1,5 @@
-// The event outbox: events come back exactly, appending applies them to the regions' states, sequence numbers
-// continue without gaps (or nothing is written), and sinks have independent cursors that pruning respects.
+// The event outbox: events come back exactly, appending stores the regions' records given with them, sequence
+// numbers continue without gaps (or nothing is written), and sinks have independent cursors that pruning respects.
 import Foundation
 import Geofencing
 import GeofencingEvents
@@ -45,17 +45,32 @@ struct OutboxTests {
         }
     }
 
-    /// One step of a region's life: the events appended, then what `region(identifier:)` must say.
+    /// One step of a region's life: the events appended, with the record the monitor reported for "r" (nil: none
+    /// with these events), then what `region(identifier:)` must say.
     struct Step {
         var events: [EventRecord]
+        var given: RegionStateRecord?
         var state: RegionState
         var known: RegionState
         var insideSince: Double?
         var dwellReported: Bool
+
+        /// A step whose record is given and must come back as it was given.
+        init(events: [EventRecord], state: RegionState, known: RegionState, insideSince: Double?,
+             dwellReported: Bool, given: Bool = true) {
+            self.events = events
+            self.state = state
+            self.known = known
+            self.insideSince = insideSince
+            self.dwellReported = dwellReported
+            self.given = given ? RegionStateRecord(
+                state: state, lastKnownState: known, insideSince: insideSince.map(Fixture.time),
+                dwellReported: dwellReported) : nil
+        }
     }
 
-    @Test("appending applies enter, dwell, exit and state events to the stored states; unknown keeps the last known")
-    func appendAppliesStates() throws {
+    @Test("appending stores the records given with the events, as given; a region given none keeps its record")
+    func appendStoresTheGivenStates() throws {
         let store = try GeofenceStore(path: path)
         try store.upsertRegions([Fixture.region("r", dwellTime: 30), Fixture.region("other")])
         let steps: [Step] = [
@@ -72,9 +87,9 @@ struct OutboxTests {
             // Fixes again, still inside: the same stay.
             Step(events: [Fixture.event(5, .state, "r", at: 90, state: .inside)],
                  state: .inside, known: .inside, insideSince: 10, dwellReported: true),
-            // An approach alarm changes nothing.
+            // An approach alarm comes with no record: the stored one stays.
             Step(events: [Fixture.event(6, .approach, "r", at: 95, state: .inside)],
-                 state: .inside, known: .inside, insideSince: 10, dwellReported: true),
+                 state: .inside, known: .inside, insideSince: 10, dwellReported: true, given: false),
             Step(events: [Fixture.event(7, .exit, "r", at: 100)],
                  state: .outside, known: .outside, insideSince: nil, dwellReported: false),
             Step(events: [Fixture.event(8, .state, "r", at: 110, state: .unknown)],
@@ -82,23 +97,46 @@ struct OutboxTests {
             // Determined inside after outside: a new stay from the determination.
             Step(events: [Fixture.event(9, .state, "r", at: 120, state: .inside)],
                  state: .inside, known: .inside, insideSince: 120, dwellReported: false),
-            // Several events in one append, in order; events of another region leave "r" alone.
+            // Several events in one append, and the record after the last of them; events of another region
+            // (with its own record) leave "r" alone.
             Step(events: [Fixture.event(10, .dwell, "r", at: 150), Fixture.event(11, .enter, "other", at: 151),
                           Fixture.event(12, .exit, "r", at: 160), Fixture.event(13, .enter, "r", at: 170)],
                  state: .inside, known: .inside, insideSince: 170, dwellReported: false),
+            // A record without events (a transition the notify flags keep quiet).
+            Step(events: [], state: .outside, known: .outside, insideSince: nil, dwellReported: false),
             Step(events: [Fixture.event(14, .state, "r", at: 180, state: .outside)],
                  state: .outside, known: .outside, insideSince: nil, dwellReported: false),
         ]
         for (index, step) in steps.enumerated() {
-            try store.append(step.events)
-            let expected = RestoredRegionState(
-                state: step.known, insideSince: step.insideSince.map(Fixture.time), dwellReported: step.dwellReported)
+            var states: [String: RegionStateRecord] = [:]
+            if let given = step.given { states["r"] = given }
+            if step.events.contains(where: { $0.region == "other" }) { states["other"] = Fixture.inside(since: 151) }
+            try store.append(step.events, states: states)
+            let expected = RegionStateRecord(
+                state: step.state, lastKnownState: step.known, insideSince: step.insideSince.map(Fixture.time),
+                dwellReported: step.dwellReported)
             let stored = try #require(try store.region(identifier: "r"))
-            #expect(stored.state == step.state, "step \(index)")
-            #expect(stored.restored == expected, "step \(index)")
+            #expect(stored.stateRecord.state == step.state, "step \(index)")
+            #expect(stored.stateRecord == expected, "step \(index)")
         }
-        #expect(try store.region(identifier: "other")?.state == .inside)
+        #expect(try store.region(identifier: "other")?.stateRecord.state == .inside)
         #expect(try store.lastSequence() == 14)
+        #expect(try store.events(after: 0, limit: 100).map(\.sequence) == Array(1...14))
+    }
+
+    @Test("a record for a region that is not stored changes nothing; one that cannot be stored is rejected whole")
+    func recordsForOtherRegions() throws {
+        let store = try GeofenceStore(path: path)
+        try store.upsertRegions([Fixture.region("a")])
+        try store.append([], states: ["gone": Fixture.outside])
+        #expect(try store.regions() == [.new(Fixture.region("a"))])
+        let nan = RegionStateRecord(state: .inside, insideSince: Date(timeIntervalSinceReferenceDate: .nan))
+        #expect(throws: StoreError.invalidArgument(
+            path: path, reason: "the state of region \"a\": inside since is not a number")) {
+            try store.append([Fixture.event(1, .enter, "a")], states: ["a": nan])
+        }
+        #expect(try store.lastSequence() == 0)
+        #expect(try store.regions() == [.new(Fixture.region("a"))])
     }
 
     @Test("an event for a region that is not stored is kept and changes no region")
@@ -116,34 +154,41 @@ struct OutboxTests {
         let store = try GeofenceStore(path: path)
         try store.upsertRegions([Fixture.region("r")])
         // The first events of a store may start anywhere (a monitor's firstSequence).
-        try store.append([Fixture.event(41, .state, "r", state: .outside), Fixture.event(42, .enter, "r", at: 5)])
+        try store.append([Fixture.event(41, .state, "r", state: .outside), Fixture.event(42, .enter, "r", at: 5)],
+                         states: ["r": Fixture.inside(since: 5)])
         let before = try store.events(after: 0, limit: 100)
         let regionBefore = try store.regions()
 
         #expect(throws: StoreError.sequenceGap(path: path, expected: 43, got: 44)) {
-            try store.append([Fixture.event(44, .exit, "r")])
+            try store.append([Fixture.event(44, .exit, "r")], states: ["r": Fixture.outside])
         }
         #expect(throws: StoreError.sequenceGap(path: path, expected: 43, got: 42)) {
-            try store.append([Fixture.event(42, .exit, "r")])
+            try store.append([Fixture.event(42, .exit, "r")], states: ["r": Fixture.outside])
         }
         // The batch starts right but skips inside: nothing of it, not even the exit, is written.
         #expect(throws: StoreError.sequenceGap(path: path, expected: 44, got: 45)) {
-            try store.append([Fixture.event(43, .exit, "r"), Fixture.event(45, .enter, "r")])
+            try store.append([Fixture.event(43, .exit, "r"), Fixture.event(45, .enter, "r")],
+                             states: ["r": Fixture.inside(since: 0)])
         }
         #expect(throws: StoreError.sequenceGap(path: path, expected: 44, got: 43)) {
-            try store.append([Fixture.event(43, .exit, "r"), Fixture.event(43, .enter, "r")])
+            try store.append([Fixture.event(43, .exit, "r"), Fixture.event(43, .enter, "r")],
+                             states: ["r": Fixture.inside(since: 0)])
         }
-        let zero = #expect(throws: StoreError.self) { try store.append([Fixture.event(0, .exit, "r")]) }
+        let zero = #expect(throws: StoreError.self) {
+            try store.append([Fixture.event(0, .exit, "r")], states: ["r": Fixture.outside])
+        }
         #expect(zero.map { if case .invalidArgument = $0 { true } else { false } } == true)
-        let huge = #expect(throws: StoreError.self) { try store.append([Fixture.event(.max, .exit, "r")]) }
+        let huge = #expect(throws: StoreError.self) {
+            try store.append([Fixture.event(.max, .exit, "r")], states: ["r": Fixture.outside])
+        }
         #expect(huge.map { if case .invalidArgument = $0 { true } else { false } } == true)
 
         #expect(try store.lastSequence() == 42)
         #expect(try store.events(after: 0, limit: 100) == before)
         #expect(try store.regions() == regionBefore)
         try store.append([])  // nothing to do, no error
-        try store.append([Fixture.event(43, .exit, "r")])
-        #expect(try store.region(identifier: "r")?.state == .outside)
+        try store.append([Fixture.event(43, .exit, "r")], states: ["r": Fixture.outside])
+        #expect(try store.region(identifier: "r")?.stateRecord.state == .outside)
     }
 
     @Test("two sinks have independent cursors; a cursor only moves forward")

@@ -102,14 +102,14 @@ struct RegionShapeStoreTests {
     func changingShapeKeepsState() throws {
         let store = try GeofenceStore(path: path)
         try store.upsertRegions([Fixture.region("r"), Fixture.region("other")])
-        try store.append([Fixture.event(1, .enter, "r", at: 10)])
+        try store.append([Fixture.event(1, .enter, "r", at: 10)], states: ["r": Fixture.inside(since: 10)])
         let before = try #require(try store.region(identifier: "r"))
         let polygon = Region(shape: .polygon(rings: [Self.square(-27.5, 153, size: 0.1, closed: true)]),
                              identifier: "r")
         #expect(try store.upsertRegions([polygon]) == (added: 0, replaced: 1))
         let after = try #require(try store.region(identifier: "r"))
         #expect(after.region == polygon)
-        #expect(after.state == before.state && after.restored == before.restored && after.state == .inside)
+        #expect(after.stateRecord == before.stateRecord && after.stateRecord.state == .inside)
         // And back to a circle: the geometry goes, the radius comes back.
         try store.upsertRegions([Fixture.region("r", radius: 42)])
         #expect(try store.region(identifier: "r")?.region == Fixture.region("r", radius: 42))
@@ -226,11 +226,11 @@ struct DamagedRegionShapeTests {
         #expect(fileBytes(path) == before, "a failed read changed the file")
         // Writing the definition again repairs the row, and its state is kept.
         let store = try GeofenceStore(path: path)
-        try store.append([Fixture.event(1, .enter, identifier)])
+        try store.append([Fixture.event(1, .enter, identifier)], states: [identifier: Fixture.inside(since: 0)])
         let repaired = regions.first { $0.identifier == identifier }!
         try store.upsertRegions([repaired])
         let row = try #require(try store.region(identifier: identifier))
-        #expect(row.region == repaired && row.state == .inside)
+        #expect(row.region == repaired && row.stateRecord.state == .inside)
         #expect(try store.regions().map(\.region) == regions)
     }
 }

@@ -60,7 +60,7 @@ struct RegionStoreTests {
         try store.append([
             Fixture.event(1, .enter, "b", at: 10), Fixture.event(2, .dwell, "b", at: 70),
             Fixture.event(3, .state, "c", at: 70, state: .outside),
-        ])
+        ], states: ["b": Fixture.inside(since: 10, dwellReported: true), "c": Fixture.outside])
 
         let moved = Fixture.region("b", latitude: -27.5, radius: 250, notifyOnExit: false, dwellTime: 120)
         let counts = try store.upsertRegions([moved])
@@ -70,9 +70,9 @@ struct RegionStoreTests {
         let stored = try store.regions()
         #expect(stored.map(\.region.identifier) == ["a", "b", "c"])
         #expect(stored[1] == StoredRegion(
-            region: moved, state: .inside,
-            restored: RestoredRegionState(state: .inside, insideSince: Fixture.time(10), dwellReported: true)))
-        #expect(stored[2].state == .outside)
+            region: moved,
+            stateRecord: RegionStateRecord(state: .inside, insideSince: Fixture.time(10), dwellReported: true)))
+        #expect(stored[2].stateRecord.state == .outside)
     }
 
     @Test("a duplicate within one call replaces the earlier one; a new identifier goes to the end")
@@ -94,7 +94,7 @@ struct RegionStoreTests {
     func remove() throws {
         let store = try GeofenceStore(path: path)
         try store.upsertRegions([Fixture.region("a"), Fixture.region("b"), Fixture.region("c")])
-        try store.append([Fixture.event(1, .enter, "b")])
+        try store.append([Fixture.event(1, .enter, "b")], states: ["b": Fixture.inside(since: 0)])
 
         #expect(try store.removeRegion(identifier: "b"))
         #expect(try !store.removeRegion(identifier: "b"))

@@ -84,8 +84,8 @@ struct SchemaMigrationTests {
         #expect(regions.map(\.region.identifier) == ["depot", "O'Connell St"])
         #expect(regions.allSatisfy { $0.region.sourceDatum == .wgs84 && $0.region.approach == nil })
         #expect(regions[0].region.center == Coordinate(latitude: -27.4698, longitude: 153.0251))
-        #expect(regions[0].state == .inside)
-        #expect(regions[0].restored.insideSince == Date(timeIntervalSinceReferenceDate: 226_362_313))
+        #expect(regions[0].stateRecord.state == .inside)
+        #expect(regions[0].stateRecord.insideSince == Date(timeIntervalSinceReferenceDate: 226_362_313))
         #expect(regions[1].region.radius == 250.5 && regions[1].region.dwellTime == 60
             && regions[1].region.hysteresis == 5 && !regions[1].region.notifyOnEntry)
         #expect(try store.lastSequence() == 2)
@@ -115,7 +115,7 @@ struct SchemaMigrationTests {
         #expect(abs(beijing.region.center.longitude - 116.377817) < 2e-9)
         let depot = try #require(try reopened.region(identifier: "depot"))
         #expect(depot.region.approach == ApproachAlarm(leadTime: 45, maximumDistance: 600))
-        #expect(depot.state == .inside, "changing the definition keeps the state")
+        #expect(depot.stateRecord.state == .inside, "changing the definition keeps the state")
     }
 
     @Test("a version-1 store opened read-only: schemaNeedsUpgrade, the file unchanged")

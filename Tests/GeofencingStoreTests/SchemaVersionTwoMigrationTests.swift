@@ -105,11 +105,12 @@ struct SchemaVersionTwoMigrationTests {
         street.sourceDatum = .tokyo
         street.approach = ApproachAlarm(leadTime: 30)
         return [
-            StoredRegion(region: depot, state: .inside, restored: RestoredRegionState(
+            StoredRegion(region: depot, stateRecord: RegionStateRecord(
                 state: .inside, insideSince: Date(timeIntervalSinceReferenceDate: 226_362_313), dwellReported: true)),
-            StoredRegion(region: beijing, state: .outside, restored: RestoredRegionState(state: .outside)),
-            StoredRegion(region: street, state: .unknown, restored: RestoredRegionState(
-                state: .inside, insideSince: Date(timeIntervalSinceReferenceDate: 226_362_000.5))),
+            StoredRegion(region: beijing, stateRecord: RegionStateRecord(state: .outside)),
+            StoredRegion(region: street, stateRecord: RegionStateRecord(
+                state: .unknown, lastKnownState: .inside,
+                insideSince: Date(timeIntervalSinceReferenceDate: 226_362_000.5))),
         ]
     }()
 

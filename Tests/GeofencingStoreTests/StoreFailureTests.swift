@@ -20,7 +20,9 @@ struct StoreFailureTests {
         let store = try GeofenceStore(path: path)
         try store.upsertRegions((0..<200).map { Fixture.region("stop-\($0)", radius: Double(10 + $0)) })
         try store.registerSink("jsonl")
-        try store.append((1...300).map { Fixture.event(UInt64($0), .state, "stop-\($0 % 200)", state: .outside) })
+        try store.append(
+            (1...300).map { Fixture.event(UInt64($0), .state, "stop-\($0 % 200)", state: .outside) },
+            states: Dictionary(uniqueKeysWithValues: (0..<200).map { ("stop-\($0)", Fixture.outside) }))
     }
 
     /// Opens `path` (read-write and read-only), expects an error the predicate accepts, and checks that the file
@@ -133,7 +135,8 @@ struct StoreFailureTests {
             ("upsertRegions", { () throws(StoreError) in try store.upsertRegions([Fixture.region("new")]) }),
             ("removeRegion", { () throws(StoreError) in try store.removeRegion(identifier: "stop-1") }),
             ("append", { () throws(StoreError) in
-                try store.append([Fixture.event(last + 1, .enter, "stop-1")]) }),
+                try store.append([Fixture.event(last + 1, .enter, "stop-1")], states: ["stop-1": Fixture.inside(since: 0)])
+            }),
             ("registerSink", { () throws(StoreError) in try store.registerSink("mqtt") }),
             ("markDelivered", { () throws(StoreError) in try store.markDelivered(sink: "jsonl", through: 5) }),
             ("pruneDelivered", { () throws(StoreError) in try store.pruneDelivered(keeping: 0) }),

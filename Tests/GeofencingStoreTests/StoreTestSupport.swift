@@ -49,6 +49,14 @@ enum Fixture {
             state: resulting, inferred: inferred)
     }
 
+    /// The record of a region inside since `seconds` (what a monitor reports with an enter, or a dwell).
+    static func inside(since seconds: Double, dwellReported: Bool = false) -> RegionStateRecord {
+        RegionStateRecord(state: .inside, insideSince: time(seconds), dwellReported: dwellReported)
+    }
+
+    /// The record of a region outside (what a monitor reports with an exit, or a determination outside).
+    static let outside = RegionStateRecord(state: .outside)
+
     /// `count` state events (determinations, outside) numbered from `first`, for region "r".
     static func events(from first: UInt64, count: Int) -> [EventRecord] {
         (0..<UInt64(count)).map { event(first + $0, .state, "r", at: Double($0), state: .outside) }
@@ -64,7 +72,7 @@ enum Fixture {
 extension StoredRegion {
     /// A region as stored right after it was added: nothing known.
     static func new(_ region: Region) -> StoredRegion {
-        StoredRegion(region: region, state: .unknown, restored: RestoredRegionState(state: .unknown))
+        StoredRegion(region: region, stateRecord: RegionStateRecord(state: .unknown))
     }
 }
 

@@ -35,7 +35,7 @@ struct RestoreTests {
     ])
     func firstFix(_ c: Case) throws {
         let harness = try MonitorHarness()
-        try harness.monitor.restoreMonitoring(for: .test("A"), state: RestoredRegionState(state: c.restored))
+        try harness.monitor.restoreMonitoring(for: .test("A"), state: RegionStateRecord(state: c.restored))
         #expect(harness.monitor.state(for: "A") == .unknown, "unknown until a fix confirms it")
         harness.feed([fix(north: c.north, at: 0)])
         #expect(harness.events(of: "A").map { "\($0.kind.rawValue) \($0.state.rawValue) \($0.inferred)" } == c.expected)
@@ -50,7 +50,7 @@ struct RestoreTests {
         let harness = try MonitorHarness()
         let since = TrackBuilder.epoch - 50
         try harness.monitor.restoreMonitoring(
-            for: .test("A", dwellTime: 60), state: RestoredRegionState(state: .inside, insideSince: since))
+            for: .test("A", dwellTime: 60), state: RegionStateRecord(state: .inside, insideSince: since))
         harness.feed((0...15).map { fix(north: 10, at: Double($0)) })
         let dwell = harness.events(of: "A").filter { $0.kind == .dwell }
         #expect(dwell.map(\.time) == [TrackBuilder.epoch + 10], "60 s after the stored insideSince, not after the restart")
@@ -60,7 +60,7 @@ struct RestoreTests {
         let harness = try MonitorHarness()
         try harness.monitor.restoreMonitoring(
             for: .test("A", dwellTime: 5),
-            state: RestoredRegionState(state: .inside, insideSince: TrackBuilder.epoch - 100, dwellReported: true))
+            state: RegionStateRecord(state: .inside, insideSince: TrackBuilder.epoch - 100, dwellReported: true))
         harness.feed((0...10).map { fix(north: 10, at: Double($0)) })
         #expect(harness.events(of: "A").isEmpty)
     }
@@ -69,7 +69,7 @@ struct RestoreTests {
         let harness = try MonitorHarness()
         harness.start(.test("A"))
         harness.feed([fix(north: 10, at: 0)])
-        try harness.monitor.restoreMonitoring(for: .test("A", radius: 120), state: RestoredRegionState(state: .outside))
+        try harness.monitor.restoreMonitoring(for: .test("A", radius: 120), state: RegionStateRecord(state: .outside))
         #expect(harness.monitor.state(for: "A") == .inside)
     }
 }

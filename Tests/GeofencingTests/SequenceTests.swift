@@ -10,7 +10,9 @@ import GeofencingInputs
 struct SequenceTests {
     /// A busy scenario exercising every rule: 400 seeded regions (5 m ... 300 m, some with dwell times) around a drive
     /// with jitter, slow and fast stretches, an outage and a parked stretch.
-    static func busyScenario(_ monitor: RegionMonitor) {
+    /// Returns what each fix's `process(_:)` returned, in order.
+    @discardableResult
+    static func busyScenario(_ monitor: RegionMonitor) -> [ObservationOutcome] {
         var random = SplitMix64(seed: 0xB05)
         let plane = LocalPlane(origin: .brisbane)
         for index in 0..<400 {
@@ -33,7 +35,7 @@ struct SequenceTests {
         track.drive(bearing: 10, speed: 10, count: 100)
         track.accuracy = 150
         track.park(count: 5)  // unusable fixes
-        for fix in track.fixes { monitor.process(fix) }
+        return track.fixes.map { monitor.process($0) }
     }
 
     @Test("sequence numbers start at firstSequence and grow by exactly 1 in delivery order",

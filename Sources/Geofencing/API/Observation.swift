@@ -24,8 +24,9 @@ public enum Observation: Sendable, Hashable {
 }
 
 extension RegionMonitor {
-    /// Feeds one observation: `process(_:)` for a fix, `processNoFix(at:)` otherwise.
-    public func process(_ observation: Observation) {
+    /// Feeds one observation: `process(_:)` for a fix, `processNoFix(at:)` otherwise; returns what they return.
+    @discardableResult
+    public func process(_ observation: Observation) -> ObservationOutcome {
         switch observation {
         case .fix(let fix): process(fix)
         case .noFix(let time): processNoFix(at: time)

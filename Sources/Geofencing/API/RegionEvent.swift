@@ -13,6 +13,11 @@ public struct RegionEvent: Sendable, Hashable {
         /// The vehicle has stayed inside for the region's dwell time.
         case dwell
         /// The state was determined (after start, after an outage, on request) or became unknown (an outage).
+        ///
+        /// Names: this is CoreLocation's state determination, so the delegate receives it as
+        /// `regionMonitor(_:didDetermineState:for:event:)`; on the wire (the store's outbox, JSON Lines, exec, MQTT:
+        /// `EventRecord.Kind`) its name is `state`. The other kinds keep one name (`.enter`, `didEnterRegion`,
+        /// `enter`).
         case determined
         /// The vehicle is about to enter a region with an `ApproachAlarm`: at this fix the estimated time to reach
         /// the boundary dropped to the alarm's lead time. The state stays outside; `time` is the fix's time,

@@ -9,11 +9,17 @@ import Foundation
 /// monitor.startMonitoring(for: Region(center: stop, radius: 100, identifier: "stop-1234"))
 /// for fix in fixes { monitor.process(fix) }            // from gpsd, a log, the simulator
 /// for await event in monitor.events { ... }            // or the same events as a stream
+/// let events = monitor.process(fix).events             // or those of one fix, returned
 /// ```
 ///
 /// Threading: the monitor is `Sendable`. One task feeds fixes while others start and stop regions; every call takes
 /// one lock for its own work, then delivers the events it caused (to the delegate and every stream, in one order)
 /// with no lock held. See `RegionMonitorDelegate` for re-entrant callbacks.
+///
+/// Order: the events an observation causes form one run in the monitor's event order, with no other call's events
+/// between them. `process(_:)` returns them in that order (`ObservationOutcome.events`), the delegate's callbacks
+/// come in that order, and every stream yields them in that order: the returned array, the delegate's calls and a
+/// stream's elements for one observation are the same events, in the same order, with the same sequence numbers.
 ///
 /// Event rules (hysteresis, accuracy, outages, interpolated passes, dwell): see `MonitorConfiguration` and README.md.
 public final class RegionMonitor: Sendable {
@@ -82,7 +88,11 @@ public final class RegionMonitor: Sendable {
     /// threshold, reports the change that happened while the process was down as an enter or exit flagged
     /// `inferred`. A restored state of `unknown` is determined as for a new region (a `determined` event).
     /// Replacing a monitored region keeps its live state instead. Throws what `startMonitoringOrThrow(for:)` throws.
-    public func restoreMonitoring(for region: Region, state: RestoredRegionState) throws(RegionMonitorError) {
+    ///
+    /// - Parameter state: the region's record as the monitor last reported it (`ObservationOutcome.changedStates`):
+    ///   its `lastKnownState`, `insideSince` and `dwellReported` are restored; its current `state` is not (the
+    ///   region's state is unknown until the first usable fix).
+    public func restoreMonitoring(for region: Region, state: RegionStateRecord) throws(RegionMonitorError) {
         try engine.withLock { engine throws(RegionMonitorError) in delivery.enqueue(try engine.restore(region, state)) }
         delivery.drain(from: self)
     }
@@ -100,27 +110,44 @@ public final class RegionMonitor: Sendable {
     /// Asks for a `didDetermineState` of the region: at once with the state at the last usable fix, or after the
     /// next usable fix if there has been none.
     public func requestState(for region: Region) {
-        engine.withLock { delivery.enqueue($0.requestState(identifier: region.identifier)) }
+        engine.withLock { engine in
+            delivery.enqueue(engine.requestState(identifier: region.identifier).lazy.map(MonitorEvent.region))
+        }
         delivery.drain(from: self)
     }
 
     /// Feeds one fix. Events it causes are delivered before this returns (unless another thread is delivering at
     /// the same moment; it then delivers them).
     ///
+    /// - Returns: the fix's events, in the order the delegate and the streams receive them, and the records of the
+    ///   regions whose state it changed. A fix that changes nothing returns empty arrays, without allocating.
+    ///
     /// Time: a fix whose time jumps forward by more than `MonitorConfiguration.outageTimeout`, or goes backwards,
     /// is held until the fixes after it confirm it (`MonitorConfiguration.timeBaseConfirmation`: then it and they
     /// are processed, in order) or continue the old time (then it is dropped). Fixes still held when the input
     /// ends are never processed: nothing confirmed their time. What happened is counted in `timeStatistics`.
-    public func process(_ fix: Fix) {
-        engine.withLock { delivery.enqueue($0.observe(.fix(fix))) }
-        delivery.drain(from: self)
+    @discardableResult
+    public func process(_ fix: Fix) -> ObservationOutcome {
+        observe(.fix(fix))
     }
 
     /// Tells the monitor the receiver had no fix at this GNSS time (gpsd mode 0 or 1), so an outage can be noticed
-    /// while no positions arrive. Its time is guarded as a fix's (see `process(_:)`).
-    public func processNoFix(at time: Date) {
-        engine.withLock { delivery.enqueue($0.observe(.noFix(time))) }
+    /// while no positions arrive. Its time is guarded as a fix's (see `process(_:)`), and it returns what that does.
+    @discardableResult
+    public func processNoFix(at time: Date) -> ObservationOutcome {
+        observe(.noFix(time))
+    }
+
+    /// Applies an observation and delivers its events: enqueued under the engine's lock (so that they keep their
+    /// place in the event order), delivered after it.
+    private func observe(_ observation: Observation) -> ObservationOutcome {
+        let outcome = engine.withLock { engine in
+            let outcome = engine.observe(observation)
+            delivery.enqueue(outcome.events.lazy.map(MonitorEvent.region))
+            return outcome
+        }
         delivery.drain(from: self)
+        return outcome
     }
 
     /// What the monitor's GNSS time guard dropped, held and adopted so far.

@@ -10,8 +10,8 @@ import Foundation
 /// - outside -> inside (enter) when s <= -threshold
 /// - unknown, first determination: inside when s <= -a, outside when s > a (no hysteresis: nothing to flap from);
 ///   otherwise it stays unknown. A `determined` event (an enter with `reportsInitialInsideAsEnter`).
-/// - unknown after an outage: the state before the outage stands unless the fix is past the boundary by the
-///   threshold, which is an enter or exit flagged `inferred`; otherwise a `determined` event with that state.
+/// - unknown after an outage (or a restore): the last known state stands unless the fix is past the boundary by
+///   the threshold, which is an enter or exit flagged `inferred`; otherwise a `determined` event with that state.
 /// - Observations reach the rules through the GNSS time guard (`GNSSTimeGuard`, `observe(_:)`): a time that jumps
 ///   forward by more than `outageTimeout` or goes back waits for the observations after it to confirm it.
 /// - A fix with an invalid coordinate or accuracy worse than `maximumAccuracy` is not usable: it only advances time.
@@ -48,7 +48,9 @@ final class MonitorEngine {
     private var inOutage = false
     private var timeGuard: GNSSTimeGuard
     private var nextSequence: UInt64
-    var events: [MonitorEvent] = []
+    var events: [RegionEvent] = []
+    /// Regions whose `stateRecord` changed during the current observation (`observe(_:)` reports them).
+    var changed = SlotList()
 
     init(configuration: MonitorConfiguration) throws(RegionMonitorError) {
         guard configuration.capacity >= 1, configuration.capacity <= Int(GF_CAPACITY_MAX) else {
@@ -68,18 +70,31 @@ final class MonitorEngine {
     var timeStatistics: GNSSTimeStatistics { timeGuard.statistics }
 
     /// Passes one observation through the GNSS time guard (`GNSSTimeGuard`) and applies what it lets through;
-    /// returns the events caused, in order.
-    func observe(_ observation: Observation) -> [MonitorEvent] {
+    /// returns the events caused, in order, and the records of the regions it changed.
+    func observe(_ observation: Observation) -> ObservationOutcome {
         let admission = timeGuard.admit(observation)
         if let step = admission.step, step < 0 { shiftTimeBase(by: step) }
-        var caused: [MonitorEvent] = []
+        var caused: [RegionEvent] = []
         for admitted in admission.observations {
             switch admitted {
             case .fix(let fix): caused += process(fix)
             case .noFix(let time): caused += processNoFix(at: time)
             }
         }
-        return caused
+        return ObservationOutcome(events: caused, changedStates: takeChangedStates())
+    }
+
+    /// The records of the regions `changed` lists, by identifier; empties the list.
+    private func takeChangedStates() -> [String: RegionStateRecord] {
+        guard changed.count > 0 else { return [:] }
+        var states: [String: RegionStateRecord] = [:]
+        states.reserveCapacity(changed.count)
+        for slot in changed.slots {
+            guard let record = records[slot] else { continue }
+            states[record.region.identifier] = record.stateRecord
+        }
+        changed.removeAll()
+        return states
     }
 
     /// Moves every time the rules keep by `step` seconds, for a time base adopted backwards: the rules go on as if
@@ -97,12 +112,13 @@ final class MonitorEngine {
         }
         for slot in records.indices where records[slot]?.insideSince != nil {
             records[slot]!.insideSince! += step
+            changed.insert(slot)
         }
         approach.shiftTimeBase(by: step)
     }
 
     /// Applies one fix; returns the events it caused, in order.
-    func process(_ fix: Fix) -> [MonitorEvent] {
+    func process(_ fix: Fix) -> [RegionEvent] {
         events.removeAll(keepingCapacity: events.capacity <= 4096)
         if let last = lastObservation, fix.timestamp < last { return [] }  // out of order: ignored
         guard let point = usablePoint(of: fix) else {
@@ -147,7 +163,7 @@ final class MonitorEngine {
     }
 
     /// A time without a usable fix (gpsd mode 0/1, a fix too inaccurate): only the outage rule can act.
-    func processNoFix(at time: Date) -> [MonitorEvent] {
+    func processNoFix(at time: Date) -> [RegionEvent] {
         events.removeAll(keepingCapacity: events.capacity <= 4096)
         if let last = lastObservation, time < last { return [] }
         observeWithoutFix(at: time)
@@ -174,7 +190,6 @@ final class MonitorEngine {
         inOutage = true
         for slot in records.indices {
             guard let record = records[slot], record.state != .unknown else { continue }
-            records[slot]!.stateBeforeOutage = record.state
             setState(slot, .unknown, since: time)
             emit(.determined, slot, state: .unknown, time: time, at: last.fix.coordinate, distance: nil)
         }
@@ -184,6 +199,8 @@ final class MonitorEngine {
 
     func setState(_ slot: Int, _ state: RegionState, since time: Date) {
         records[slot]!.state = state
+        if state != .unknown { records[slot]!.lastKnownState = state }
+        changed.insert(slot)
         switch state {
         case .inside:
             inside.insert(slot)
@@ -222,6 +239,6 @@ final class MonitorEngine {
             sequence: nextSequence, kind: kind, region: records[slot]!.region, state: state, time: time,
             coordinate: coordinate, distance: distance, inferred: inferred, interpolated: interpolated)
         nextSequence &+= 1  // wraps after 2^64 - 1 instead of trapping (a restored store may start anywhere)
-        events.append(.region(event))
+        events.append(event)
     }
 }

@@ -74,13 +74,15 @@ extension MonitorEngine {
     /// Adds or replaces a region whose state was known before (a restarted daemon's store). The state stands as
     /// after an outage: the first usable fix confirms it silently unless it is past the boundary by the threshold,
     /// which is an enter or exit flagged `inferred`. A replaced region keeps its live state.
-    func restore(_ region: Region, _ restored: RestoredRegionState) throws(RegionMonitorError) -> [MonitorEvent] {
+    func restore(_ region: Region, _ restored: RegionStateRecord) throws(RegionMonitorError) -> [MonitorEvent] {
         let isNew = slotByIdentifier[region.identifier] == nil
         let events = try start(region)
-        guard isNew, restored.state != .unknown, let slot = slotByIdentifier[region.identifier] else { return events }
-        records[slot]!.stateBeforeOutage = restored.state
+        guard isNew, restored.lastKnownState != .unknown, let slot = slotByIdentifier[region.identifier] else {
+            return events
+        }
+        records[slot]!.lastKnownState = restored.lastKnownState
         records[slot]!.confirmsQuietly = true
-        if restored.state == .inside {
+        if restored.lastKnownState == .inside {
             records[slot]!.insideSince = restored.insideSince
             records[slot]!.dwellReported = restored.dwellReported
         }
@@ -101,7 +103,7 @@ extension MonitorEngine {
     }
 
     /// A determined event with the region's current state at the last usable fix, or, before any, after the next.
-    func requestState(identifier: String) -> [MonitorEvent] {
+    func requestState(identifier: String) -> [RegionEvent] {
         guard let slot = slotByIdentifier[identifier], let record = records[slot] else { return [] }
         guard let last = lastUsable else {
             records[slot]?.stateRequested = true
@@ -125,9 +127,10 @@ struct RegionRecord {
     /// Metres past the boundary a fix must be to change the state.
     var hysteresis: Double
     var state: RegionState = .unknown
-    /// The state before an outage made it unknown; a different state found afterwards is an inferred transition.
-    var stateBeforeOutage: RegionState?
-    /// Restored from a store: a first fix that confirms `stateBeforeOutage` reports nothing (the state never
+    /// `RegionStateRecord.lastKnownState`: `state` whenever that is known (`setState`), kept while an outage makes
+    /// `state` unknown; a different state found afterwards is an inferred transition.
+    var lastKnownState: RegionState = .unknown
+    /// Restored from a store: a first fix that confirms `lastKnownState` reports nothing (the state never
     /// changed as far as anyone listening knows), so a restart with 100,000 regions is not 100,000 events.
     var confirmsQuietly = false
     /// GNSS time since which the vehicle has been inside (for dwell), nil when outside or unknown.
@@ -139,4 +142,10 @@ struct RegionRecord {
     var seenAtFix: UInt64 = 0
     /// The fix number at which this region last produced an event (one state change per region per fix).
     var eventAtFix: UInt64 = 0
+
+    /// What a store keeps of this region to restore it.
+    var stateRecord: RegionStateRecord {
+        RegionStateRecord(
+            state: state, lastKnownState: lastKnownState, insideSince: insideSince, dwellReported: dwellReported)
+    }
 }

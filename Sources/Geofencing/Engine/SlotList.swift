@@ -28,4 +28,10 @@ struct SlotList {
         }
         positions[slot] = -1
     }
+
+    /// Removes every slot, keeping the storage: O(count), not O(highest slot).
+    mutating func removeAll() {
+        for slot in slots { positions[slot] = -1 }
+        slots.removeAll(keepingCapacity: true)
+    }
 }

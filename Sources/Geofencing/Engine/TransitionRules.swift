@@ -20,10 +20,10 @@ extension MonitorEngine {
             if record.region.notifyOnEntry { emit(.enter, slot, state: .inside, time: time, at: at, distance: distance) }
         case .unknown:
             records[slot]!.stateRequested = false
-            if let before = record.stateBeforeOutage, before != .unknown {
-                // Back from an outage: the state before it stands unless this fix is past the boundary by the
-                // usual threshold, so a parked vehicle's jitter cannot turn into inferred transitions.
-                records[slot]!.stateBeforeOutage = nil
+            let before = record.lastKnownState
+            if before != .unknown {
+                // Back from an outage (or a restart): the last known state stands unless this fix is past the
+                // boundary by the usual threshold, so a parked vehicle's jitter cannot make inferred transitions.
                 records[slot]!.confirmsQuietly = false
                 let crossed = before == .inside ? distance >= threshold : distance <= -threshold
                 let found: RegionState = crossed ? (before == .inside ? .outside : .inside) : before
@@ -109,6 +109,7 @@ extension MonitorEngine {
             guard let since = record.insideSince, let dwell = record.region.dwellTime,
                   fix.timestamp.timeIntervalSince(since) >= dwell else { continue }
             records[slot]!.dwellReported = true
+            changed.insert(slot)
             dwelling.remove(slot)
             emit(.dwell, slot, state: .inside, time: fix.timestamp, at: fix.coordinate,
                  distance: distanceFromBoundary(point, record))

@@ -83,7 +83,7 @@ enum FencesCommand {
             var output = OutputBuffer()
             output.append(RegionListing.header)
             for entry in try call({ try store.regions() }) {
-                output.append(RegionListing.row(entry.region, state: entry.state))
+                output.append(RegionListing.row(entry.region, state: entry.stateRecord.state))
             }
             output.flush()
         case "remove":

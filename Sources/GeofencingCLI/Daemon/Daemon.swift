@@ -88,8 +88,6 @@ final class Daemon: Sendable {
         configuration.firstSequence = try storeCall { try store.lastSequence() } + 1
         configuration.capacity = min(Int(UInt32(1) << 24) - 1, max(1024, 2 * stored.count))
         let monitor = try RegionMonitor(configuration: configuration)
-        let collector = EventCollector()
-        monitor.delegate = collector
         for entry in stored { restore(entry, into: monitor) }
         var monitored = Set(stored.map(\.region.identifier))
         if stored.isEmpty { Console.error("geofence run: warning: the store holds no regions (add them with --fences)") }
@@ -101,7 +99,9 @@ final class Daemon: Sendable {
         for worker in workers { worker.start() }
         Console.error("geofence run: \(stored.count) regions from \(options.storePath); reading \(options.input)")
 
+        // What the store has not taken yet: the events in order, and the latest state record of each region.
         var pending: [EventRecord] = []
+        var pendingStates: [String: RegionStateRecord] = [:]
         var sincePrune = 0
         var timeWarnings = GNSSTimeWarnings(command: "geofence run", configuration: configuration)
         let (source, gpsdWarnings) = try options.input.start()
@@ -112,18 +112,23 @@ final class Daemon: Sendable {
         for try await observation in source.erasedObservationStream() {
             reportWarnings?.check()
             if reloadRequested.take() { monitored = reload(from: store, into: monitor, monitored: monitored) }
-            monitor.process(observation)
+            let outcome = monitor.process(observation)
             timeWarnings.check(monitor.timeStatistics)
-            pending += collector.takeEvents().map(EventRecord.init)
-            guard !pending.isEmpty else { continue }
+            pending += outcome.events.map(EventRecord.init)
+            pendingStates.merge(outcome.changedStates) { _, newer in newer }
+            guard !pending.isEmpty || !pendingStates.isEmpty else { continue }
             do {
-                try store.append(pending)
+                try store.append(pending, states: pendingStates)
                 sincePrune += pending.count
-                pending.removeAll()
-                for worker in workers { worker.wake() }
+                pendingStates.removeAll()
+                if !pending.isEmpty {
+                    pending.removeAll()
+                    for worker in workers { worker.wake() }
+                }
             } catch {
-                // Disk full, store locked: the events wait in memory, in order, and go with the next fix's.
-                Console.error("geofence run: cannot store \(pending.count) events (kept, retried at the next fix): \(error)")
+                // Disk full, store locked: events and states wait in memory, in order, and go with the next fix's.
+                let what = pending.isEmpty ? "the states of \(pendingStates.count) regions" : "\(pending.count) events"
+                Console.error("geofence run: cannot store \(what) (kept, retried at the next fix): \(error)")
             }
             if sincePrune >= 1_000 {
                 sincePrune = 0
@@ -133,9 +138,13 @@ final class Daemon: Sendable {
         // Events still unstored at the stop (a full or read-only file system) are lost with the process: the sinks
         // get what is stored, and the exit status says that something was not.
         var unstored: CLIError?
-        if !pending.isEmpty {
-            do { try store.append(pending) } catch {
+        if !pending.isEmpty || !pendingStates.isEmpty {
+            do { try store.append(pending, states: pendingStates) } catch where !pending.isEmpty {
                 unstored = .failure("geofence run: \(pending.count) events could not be stored before stopping: \(error)")
+            } catch {
+                // Only states: the next start restores the older ones, and its first fix finds the change again.
+                Console.error("geofence run: the states of \(pendingStates.count) regions could not be stored before "
+                    + "stopping: \(error)")
             }
         }
         if let summary = GNSSTimeWarnings.summary(monitor.timeStatistics) { Console.error("geofence run: \(summary)") }
@@ -169,7 +178,7 @@ final class Daemon: Sendable {
 
     private func restore(_ entry: StoredRegion, into monitor: RegionMonitor) {
         do {
-            try monitor.restoreMonitoring(for: entry.region, state: entry.restored)
+            try monitor.restoreMonitoring(for: entry.region, state: entry.stateRecord)
         } catch {
             RefusalReport.report(entry.region, error, command: "run", format: options.format)
         }

@@ -29,17 +29,19 @@ struct TrackReplay {
         var configuration = configuration
         configuration.capacity = max(1, regions.count)
         let monitor = try RegionMonitor(configuration: configuration)
-        let collector = EventCollector()
-        monitor.delegate = collector
-        for region in regions { monitor.startMonitoring(for: region) }
-        failures = collector.takeFailures()
+        for region in regions {
+            do throws(RegionMonitorError) {
+                try monitor.startMonitoringOrThrow(for: region)
+            } catch {
+                failures.append((region, error))
+            }
+        }
         for failure in failures { onRefusal(failure.region, failure.error) }
 
         // Regions inside, from the events: one set update per event instead of asking every region at every fix.
         var inside = Set<String>()
         for observation in observations {
-            monitor.process(observation)
-            let fixEvents = collector.takeEvents()
+            let fixEvents = monitor.process(observation).events
             for event in fixEvents {
                 if event.state == .inside { inside.insert(event.regionIdentifier) } else {
                     inside.remove(event.regionIdentifier)
@@ -56,6 +58,5 @@ struct TrackReplay {
             }
         }
         timeStatistics = monitor.timeStatistics
-        withExtendedLifetime(collector) {}
     }
 }
