@@ -167,8 +167,8 @@ public final class GeofenceStore {
     // MARK: Outbox
 
     /// Appends events to the outbox and stores the regions' new state records, in one transaction: what one or
-    /// more `RegionMonitor.process(_:)` calls returned (`ObservationOutcome`), so that the states a restart
-    /// restores are those of the last event stored.
+    /// more `RegionMonitor.process(_:)` calls returned (`ObservationOutcome`), so that a restart restores the
+    /// states the monitor had after the last observation stored.
     ///
     /// The records are stored as given, never derived from the events: the monitor's rules decide them. A record
     /// or an event for a region that is not stored (removed meanwhile) changes no region; the event is kept in the

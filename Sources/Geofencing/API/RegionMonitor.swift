@@ -120,7 +120,7 @@ public final class RegionMonitor: Sendable {
     /// the same moment; it then delivers them).
     ///
     /// - Returns: the fix's events, in the order the delegate and the streams receive them, and the records of the
-    ///   regions whose state it changed. A fix that changes nothing returns empty arrays, without allocating.
+    ///   regions whose state it changed. A fix that changes nothing returns an empty outcome, without allocating.
     ///
     /// Time: a fix whose time jumps forward by more than `MonitorConfiguration.outageTimeout`, or goes backwards,
     /// is held until the fixes after it confirm it (`MonitorConfiguration.timeBaseConfirmation`: then it and they
