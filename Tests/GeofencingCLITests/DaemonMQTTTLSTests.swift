@@ -108,12 +108,6 @@ struct DaemonMQTTTLSTests {
         try daemon.drive(half: 1)
     }
 
-    static func subscriber(_ broker: MosquittoBroker) async throws -> TestSubscriber {
-        let subscriber = try TestSubscriber(port: broker.port, topic: topic)
-        #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions >= 1 }, "subscribed: \(broker.log)")
-        return subscriber
-    }
-
     /// Every event once after dropping repeats by seq, in order.
     static func expectAllInOrder(_ subscriber: TestSubscriber) async {
         #expect(await subscriber.wait(timeout: .seconds(60)) { Set($0.sequences).count >= eventCount })
@@ -125,10 +119,9 @@ struct DaemonMQTTTLSTests {
     @Test func deliversOverMutualTLSInOrder() async throws {
         let setup = try FleetBrokerSetup()
         let client = try setup.pki.issue("client", commonName: "vehicle-7", alternativeNames: "DNS:vehicle-7")
-        let broker = try MosquittoBroker(secure: setup.listener(mutual: true))
+        let (broker, subscriber) = try await FleetBrokerSetup.startBroker(
+            setup.listener(mutual: true), subscribingTo: Self.topic)
         defer { broker.kill() }
-        try await broker.start()
-        let subscriber = try await Self.subscriber(broker)
         let daemon = try RunningDaemon(
             mqtt: Self.mqttArguments(broker, setup) + ["--mqtt-cert", client.certificate, "--mqtt-key", client.key])
         try daemon.drive()
@@ -137,55 +130,43 @@ struct DaemonMQTTTLSTests {
         #expect(!daemon.log.contains("events stay queued"), "\(daemon.log)")
     }
 
-    /// A refused password is logged once, with the broker's reason; the events wait in the store; a new password
-    /// file and SIGHUP send them, in order.
-    @Test func refusedPasswordIsLoggedAndFixedBySIGHUP() async throws {
+    /// The broker's own refusals, a wrong password and a publish its ACL denies: each logged once, with the broker's
+    /// reason; the events wait in the store; once fixed (a new password file and SIGHUP to the daemon; a new ACL and
+    /// SIGHUP to the broker) they all arrive, in order.
+    @Test(arguments: ["wrong password", "ACL denial"])
+    func brokerRefusalsAreLoggedOnceAndRecovered(refusal: String) async throws {
         let setup = try FleetBrokerSetup()
-        try setup.writePassword("wrong")
-        let broker = try MosquittoBroker(secure: setup.listener())
+        let logged: String
+        if refusal == "wrong password" {
+            try setup.writePassword("wrong")
+            logged = "the broker refused the connection: Not authorized"
+        } else {
+            try setup.allow("fleet/8/#")
+            logged = "the broker refused it: Not authorized"
+        }
+        let (broker, subscriber) = try await FleetBrokerSetup.startBroker(setup.listener(), subscribingTo: Self.topic)
         defer { broker.kill() }
-        try await broker.start()
-        let subscriber = try await Self.subscriber(broker)
         let daemon = try RunningDaemon(mqtt: Self.mqttArguments(broker, setup))
         try daemon.drive(half: 0)
-        #expect(await daemon.wait { daemon.printed > 0 && !daemon.logLines(containing: "Not authorized").isEmpty },
+        #expect(await daemon.wait { daemon.printed > 0 && !daemon.logLines(containing: logged).isEmpty },
                 "\(daemon.log)")
-        #expect(daemon.logLines(containing: "the broker refused the connection: Not authorized").count == 1,
-                "once per change of state: \(daemon.log)")
+        #expect(daemon.logLines(containing: logged).count == 1, "once per change of state: \(daemon.log)")
         #expect(subscriber.messages.isEmpty)
 
-        try setup.writePassword(FleetBrokerSetup.password)
-        _ = kill(daemon.process.processIdentifier, SIGHUP)
-        try await Self.driveOnOnceConnected(daemon, broker, after: 0)
+        if refusal == "wrong password" {
+            try setup.writePassword(FleetBrokerSetup.password)
+            _ = kill(daemon.process.processIdentifier, SIGHUP)
+            try await Self.driveOnOnceConnected(daemon, broker, after: 0)
+        } else {
+            try setup.allow("fleet/7/#")
+            try await broker.reload()
+            // New events wake the delivery at once, rather than after the retry wait that grew meanwhile.
+            try daemon.drive(half: 1)
+        }
         await Self.expectAllInOrder(subscriber)
         #expect(await daemon.wait { !daemon.logLines(containing: "delivering again").isEmpty }, "\(daemon.log)")
         #expect(try daemon.finish() == 0, "\(daemon.log)")
-        print("refused password:\n\(daemon.logLines(containing: "sink mqtts").joined(separator: "\n"))")
-    }
-
-    /// A publish the broker's ACL denies is logged as such and stays queued; allowed (the broker given a new ACL
-    /// and SIGHUP), everything arrives in order.
-    @Test func publishTheACLDeniesStaysQueued() async throws {
-        let setup = try FleetBrokerSetup()
-        try setup.allow("fleet/8/#")
-        let broker = try MosquittoBroker(secure: setup.listener())
-        defer { broker.kill() }
-        try await broker.start()
-        let subscriber = try await Self.subscriber(broker)
-        let daemon = try RunningDaemon(mqtt: Self.mqttArguments(broker, setup))
-        try daemon.drive(half: 0)
-        #expect(await daemon.wait { !daemon.logLines(containing: "the broker refused it: Not authorized").isEmpty },
-                "\(daemon.log)")
-        #expect(daemon.logLines(containing: "refused it").count == 1, "once per change of state: \(daemon.log)")
-        #expect(subscriber.messages.isEmpty)
-
-        try setup.allow("fleet/7/#")
-        try await broker.reload()
-        // New events wake the delivery at once, rather than after the retry wait that grew meanwhile.
-        try daemon.drive(half: 1)
-        await Self.expectAllInOrder(subscriber)
-        #expect(try daemon.finish() == 0, "\(daemon.log)")
-        print("ACL denial:\n\(daemon.logLines(containing: "sink mqtts").joined(separator: "\n"))")
+        print("\(refusal):\n\(daemon.logLines(containing: "sink mqtts").joined(separator: "\n"))")
     }
 
     /// An expired broker certificate is logged as a certificate the daemon did not accept; once the broker's
@@ -195,10 +176,9 @@ struct DaemonMQTTTLSTests {
         let expired = try setup.pki.issue("expired", commonName: "localhost",
                                           alternativeNames: "DNS:localhost,IP:127.0.0.1",
                                           notBefore: "20200101000000Z", notAfter: "20200102000000Z")
-        let broker = try MosquittoBroker(secure: setup.listener(certificate: expired))
+        let (broker, subscriber) = try await FleetBrokerSetup.startBroker(
+            setup.listener(certificate: expired), subscribingTo: Self.topic)
         defer { broker.kill() }
-        try await broker.start()
-        let subscriber = try await Self.subscriber(broker)
         let daemon = try RunningDaemon(mqtt: Self.mqttArguments(broker, setup))
         try daemon.drive(half: 0)
         #expect(await daemon.wait { !daemon.logLines(containing: "certificate verify failed").isEmpty }, "\(daemon.log)")

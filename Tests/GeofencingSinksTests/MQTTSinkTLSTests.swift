@@ -21,11 +21,6 @@ struct MQTTSinkTLSTests {
                      clientID: "sink-\(UUID().uuidString)", publishTimeout: 5, reconnectDelay: 1...1)
     }
 
-    static func subscriber(_ broker: MosquittoBroker) async throws -> TestSubscriber {
-        let subscriber = try TestSubscriber(port: broker.port, topic: topic)
-        #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions >= 1 }, "subscribed: \(broker.log)")
-        return subscriber
-    }
 
     /// Retries `event` as the daemon does (with a short wait) until the sink takes it; nil once it has, else the
     /// last error when `deadline` (a safety net) passes.
@@ -44,12 +39,21 @@ struct MQTTSinkTLSTests {
         }
     }
 
+    /// Once fixed: `event`, retried as the daemon would, is taken by the sink and is all the subscriber receives.
+    static func expectDelivered(
+        _ event: EventRecord, by sink: MQTTSink, to subscriber: TestSubscriber, log: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let failure = await deliverEventually(sink, event)
+        #expect(failure == nil, "\(String(describing: failure)) \(log)", sourceLocation: sourceLocation)
+        #expect(await subscriber.wait(timeout: .seconds(10)) { !$0.messages.isEmpty }, sourceLocation: sourceLocation)
+        #expect(subscriber.messages == [event.jsonLine], sourceLocation: sourceLocation)
+    }
+
     @Test func deliversOverTLSInOrder() async throws {
         let setup = try Setup()
-        let broker = try MosquittoBroker(secure: setup.listener())
+        let (broker, subscriber) = try await FleetBrokerSetup.startBroker(setup.listener(), subscribingTo: Self.topic)
         defer { broker.kill() }
-        try await broker.start()
-        let subscriber = try await Self.subscriber(broker)
         let sink = try Self.sink(broker, setup.security())
         defer { sink.close() }
         #expect(sink.name == "mqtts:127.0.0.1:\(broker.securePort)/\(Self.topic)")
@@ -64,10 +68,9 @@ struct MQTTSinkTLSTests {
     @Test func mutualTLSNeedsTheClientCertificate() async throws {
         let setup = try Setup()
         let client = try setup.pki.issue("client", commonName: "vehicle-7", alternativeNames: "DNS:vehicle-7")
-        let broker = try MosquittoBroker(secure: setup.listener(mutual: true))
+        let (broker, subscriber) = try await FleetBrokerSetup.startBroker(
+            setup.listener(mutual: true), subscribingTo: Self.topic)
         defer { broker.kill() }
-        try await broker.start()
-        let subscriber = try await Self.subscriber(broker)
 
         let withoutCertificate = try Self.sink(broker, setup.security())
         let refused = try #require(throws: SinkError.self) { try withoutCertificate.deliver(SampleEvents.event(1)) }
@@ -118,10 +121,9 @@ struct MQTTSinkTLSTests {
                                             notBefore: "20990101000000Z", notAfter: "20990102000000Z")
             expected = "certificate verify failed"
         }
-        let broker = try MosquittoBroker(secure: setup.listener(certificate: presented))
+        let (broker, subscriber) = try await FleetBrokerSetup.startBroker(
+            setup.listener(certificate: presented), subscribingTo: Self.topic)
         defer { broker.kill() }
-        try await broker.start()
-        let subscriber = try await Self.subscriber(broker)
         let sink = try Self.sink(broker, setup.security(ca: caFile))
         defer { sink.close() }
         let event = SampleEvents.event(1)
@@ -144,62 +146,39 @@ struct MQTTSinkTLSTests {
             // The subscriber back first (clean session: what the broker takes before it subscribes is not kept).
             #expect(await subscriber.wait(timeout: .seconds(15)) { $0.subscriptions >= 2 })
         }
-        let failure = await Self.deliverEventually(sink, event)
-        #expect(failure == nil, "\(String(describing: failure)): \(broker.log)")
-        #expect(await subscriber.wait(timeout: .seconds(10)) { !$0.messages.isEmpty })
-        #expect(subscriber.messages == [event.jsonLine])
+        await Self.expectDelivered(event, by: sink, to: subscriber, log: broker.log)
     }
 
-    /// A wrong password: the broker's refusal, as it said it; a new password file and `reload()` (SIGHUP) fix it.
-    @Test func refusedPasswordIsNamedAndReloaded() async throws {
+    /// The broker's own refusals: a wrong password (the CONNACK's reason) and a publish its ACL denies (MQTT 5's
+    /// PUBACK says "not authorized", where MQTT 3.1.1 would have it acknowledged and dropped). The event stays with the
+    /// caller; once fixed (a new password file and `reload()`, as SIGHUP does; the broker restarted with an ACL that
+    /// allows the topic) it arrives.
+    @Test(arguments: ["wrong password", "ACL denial"])
+    func brokerRefusalsAreNamedAndRecovered(refusal: String) async throws {
         let setup = try Setup()
-        try setup.writePassword("wrong")
-        let broker = try MosquittoBroker(secure: setup.listener())
+        if refusal == "wrong password" { try setup.writePassword("wrong") } else { try setup.allow("fleet/8/#") }
+        let (broker, subscriber) = try await FleetBrokerSetup.startBroker(setup.listener(), subscribingTo: Self.topic)
         defer { broker.kill() }
-        try await broker.start()
-        let subscriber = try await Self.subscriber(broker)
         let sink = try Self.sink(broker, setup.security())
         defer { sink.close() }
         let event = SampleEvents.event(1)
         let error = try #require(throws: SinkError.self) { try sink.deliver(event) }
-        #expect(error.message.contains("the broker refused the connection: Not authorized"), "\(error)")
-        print("wrong password: \(error)")
-
-        try setup.writePassword(Self.password)
-        // Without a reload the sink keeps the password it read.
-        #expect(throws: SinkError.self) { try sink.deliver(event) }
-        sink.reload()
-        let failure = await Self.deliverEventually(sink, event)
-        #expect(failure == nil, "\(String(describing: failure))")
-        #expect(await subscriber.wait(timeout: .seconds(10)) { !$0.messages.isEmpty })
-        #expect(subscriber.messages == [event.jsonLine])
-    }
-
-    /// A publish the ACL denies: MQTT 5's PUBACK says "not authorized", so the event is not taken for delivered
-    /// (MQTT 3.1.1 would have it acknowledged and dropped); allowed again (the broker restarted), it arrives.
-    @Test func publishTheACLDeniesIsRefused() async throws {
-        let setup = try Setup()
-        try setup.allow("fleet/8/#")
-        let broker = try MosquittoBroker(secure: setup.listener())
-        defer { broker.kill() }
-        try await broker.start()
-        let subscriber = try await Self.subscriber(broker)
-        let sink = try Self.sink(broker, setup.security())
-        defer { sink.close() }
-        let event = SampleEvents.event(1)
-        let error = try #require(throws: SinkError.self) { try sink.deliver(event) }
-        #expect(error.message.contains("event #1 not delivered: the broker refused it: Not authorized"), "\(error)")
-        #expect(error.message.contains(Self.topic), "\(error)")
-        print("ACL denial: \(error)")
-
-        try setup.allow("fleet/7/#")
-        broker.stop()
-        try await broker.start()
-        #expect(await subscriber.wait(timeout: .seconds(15)) { $0.subscriptions >= 2 })
-        let failure = await Self.deliverEventually(sink, event)
-        #expect(failure == nil, "\(String(describing: failure))")
-        #expect(await subscriber.wait(timeout: .seconds(10)) { !$0.messages.isEmpty })
-        #expect(subscriber.messages == [event.jsonLine])
+        print("\(refusal): \(error)")
+        if refusal == "wrong password" {
+            #expect(error.message.contains("the broker refused the connection: Not authorized"), "\(error)")
+            try setup.writePassword(Self.password)
+            // Without a reload the sink keeps the password it read.
+            #expect(throws: SinkError.self) { try sink.deliver(event) }
+            sink.reload()
+        } else {
+            #expect(error.message.contains("event #1 not delivered: the broker refused it: Not authorized"), "\(error)")
+            #expect(error.message.contains(Self.topic), "\(error)")
+            try setup.allow("fleet/7/#")
+            broker.stop()
+            try await broker.start()
+            #expect(await subscriber.wait(timeout: .seconds(15)) { $0.subscriptions >= 2 })
+        }
+        await Self.expectDelivered(event, by: sink, to: subscriber)
     }
 
     /// The files are checked when the sink is made: readable, the key and the password file private.

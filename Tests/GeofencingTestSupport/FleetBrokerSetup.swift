@@ -1,5 +1,6 @@
 // Shared test support: a broker set up as a fleet's would be, for the TLS tests of the sink and of the daemon.
 import Foundation
+import Testing
 
 /// A CA (made by `TestCertificates`), the broker's certificate for 127.0.0.1 and localhost, the broker's password
 /// file with one user, an ACL that lets that user publish only under fleet/7/, and the client's password file.
@@ -42,5 +43,24 @@ public final class FleetBrokerSetup {
         return MosquittoBroker.SecureListener(
             certificate: pair.certificate, key: pair.key, ca: pki.caCertificate, requireClientCertificate: mutual,
             passwordFile: brokerPasswords, aclFile: acl)
+    }
+}
+
+extension FleetBrokerSetup {
+    /// A broker with `listener` beside its plain listener, started, and a subscriber to `topic` on the plain listener
+    /// that has subscribed (checked). The caller kills the broker; if the subscriber cannot be made, it is killed here.
+    public static func startBroker(_ listener: MosquittoBroker.SecureListener, subscribingTo topic: String)
+        async throws -> (MosquittoBroker, TestSubscriber)
+    {
+        let broker = try MosquittoBroker(secure: listener)
+        do {
+            try await broker.start()
+            let subscriber = try TestSubscriber(port: broker.port, topic: topic)
+            #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions >= 1 }, "subscribed: \(broker.log)")
+            return (broker, subscriber)
+        } catch {
+            broker.kill()
+            throw error
+        }
     }
 }
