@@ -53,7 +53,7 @@ enum RunCommand {
                                 (dwell, approach and state events are not published: OwnTracks has no form for them)
               --mqtt-tid ID     OwnTracks' tracker id (tid); default: the last two characters of DEVICE
               --config FILE     read options from FILE: 'key = value' lines, the keys the long options without
-                                '--' ('store = /var/lib/geofence/geofence.db'), '#' comments, 'true'/'false' for
+                                '--' ('store = /var/lib/geofence/store.db'), '#' comments, 'true'/'false' for
                                 flags; options given on the command line win
 
             Signals: SIGTERM/SIGINT stop after delivering what is queued (up to 10 s); a --exec command still
