@@ -55,8 +55,8 @@ final class MQTTConnection: @unchecked Sendable {
         thread.start()
     }
 
-    /// Publishes `payload` with QoS 1 and waits for its PUBACK until `deadline`.
-    func publish(_ payload: [UInt8], until deadline: ContinuousClock.Instant) -> Result<Void, PublishFailure> {
+    /// Publishes `payload` to `topic` with QoS 1 and waits for its PUBACK until `deadline`.
+    func publish(_ payload: [UInt8], to topic: String, until deadline: ContinuousClock.Instant) -> Result<Void, PublishFailure> {
         lifecycle.withLock {
             guard !closed else { return .failure(.closing) }
             switch session.waitUntilConnected(until: deadline) {
@@ -69,7 +69,7 @@ final class MQTTConnection: @unchecked Sendable {
             session.expectAcknowledgement()
             var messageID: Int32 = 0
             let published = clientLock.withLock {
-                mosquitto_publish(client, &messageID, address.topic, Int32(payload.count), payload, 1, false)
+                mosquitto_publish(client, &messageID, topic, Int32(payload.count), payload, 1, false)
             }
             guard published == MOSQ_ERR_SUCCESS.rawValue else {
                 return .failure(.publishFailed(Self.describe(published)))

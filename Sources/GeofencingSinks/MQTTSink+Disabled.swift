@@ -10,8 +10,9 @@ public final class MQTTSink: EventSink, Sendable {
 
     /// Checks the URL (a bad one is reported as such), then throws: this build has no MQTT.
     public init(
-        url: String, security: MQTTSecurity = MQTTSecurity(), clientID: String? = nil, publishTimeout: Double = 10,
-        reconnectDelay: ClosedRange<Int> = 1...30, keepAlive: Int = 30
+        url: String, security: MQTTSecurity = MQTTSecurity(), format: MQTTFormat = .geofence,
+        clientID: String? = nil, publishTimeout: Double = 10, reconnectDelay: ClosedRange<Int> = 1...30,
+        keepAlive: Int = 30
     ) throws(SinkError) {
         let address = try MQTTAddress(url: url)
         name = address.sinkName
@@ -25,6 +26,8 @@ public final class MQTTSink: EventSink, Sendable {
     public func deliver(_ event: EventRecord) throws(SinkError) {
         throw SinkError(sink: name, message: "built without the MQTT trait")
     }
+
+    public var unpublishedEvents: Int { 0 }
 
     public func reload() {}
 

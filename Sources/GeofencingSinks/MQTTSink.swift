@@ -1,5 +1,6 @@
 #if MQTT
 import CMosquitto
+import Geofencing
 import GeofencingEvents
 import Glibc
 
@@ -30,12 +31,20 @@ public final class MQTTSink: EventSink, Sendable {
     /// Seconds `deliver` waits for the PUBACK (and, right after start-up, for the connection).
     public let publishTimeout: Double
     public let security: MQTTSecurity
+    /// What is published for each event, and to which topic under the URL's (`MQTTFormat`).
+    public let format: MQTTFormat
 
     private let connection: MQTTConnection
+    private let unpublished = Locked(0)
+
+    /// Events `deliver` took without publishing them, because `format` has no form for their kind (dwell,
+    /// approach and state events in OwnTracks' format). Callable from any thread.
+    public var unpublishedEvents: Int { unpublished.withLock { $0 } }
 
     /// - Parameters:
     ///   - url: mqtt://host[:port]/topic or mqtts://host[:port]/topic (see `MQTTAddress`).
     ///   - security: the CA file, client certificate and key (mqtts:// only), user name and password file.
+    ///   - format: the event's JSON line (default) or OwnTracks transitions (`MQTTFormat`).
     ///   - clientID: the MQTT client identifier; default "geofence-<pid>". A broker drops the older of two
     ///     connections with the same identifier, so two sinks in one process need different ones.
     ///   - publishTimeout: seconds to wait for a PUBACK; more than 0.
@@ -45,8 +54,9 @@ public final class MQTTSink: EventSink, Sendable {
     /// - Throws: `SinkError` for a bad URL or argument, a file of `security` that cannot be read (or that others
     ///   may read: the key, the password file), or when libmosquitto cannot make a client.
     public init(
-        url: String, security: MQTTSecurity = MQTTSecurity(), clientID: String? = nil, publishTimeout: Double = 10,
-        reconnectDelay: ClosedRange<Int> = 1...30, keepAlive: Int = 30
+        url: String, security: MQTTSecurity = MQTTSecurity(), format: MQTTFormat = .geofence,
+        clientID: String? = nil, publishTimeout: Double = 10, reconnectDelay: ClosedRange<Int> = 1...30,
+        keepAlive: Int = 30
     ) throws(SinkError) {
         let address = try MQTTAddress(url: url)
         let name = address.sinkName
@@ -68,6 +78,7 @@ public final class MQTTSink: EventSink, Sendable {
         self.clientID = clientID
         self.publishTimeout = publishTimeout
         self.security = security
+        self.format = format
         SystemCalls.ignoreBrokenPipeSignal()
         connection = try MQTTConnection(
             address: address, security: security, password: password, clientID: clientID, keepAlive: keepAlive,
@@ -79,8 +90,12 @@ public final class MQTTSink: EventSink, Sendable {
     }
 
     public func deliver(_ event: EventRecord) throws(SinkError) {
+        guard let message = format.message(for: event, base: address.topic) else {
+            unpublished.withLock { $0 += 1 }
+            return
+        }
         let deadline = ContinuousClock.now + .seconds(publishTimeout)
-        switch connection.publish(Array(event.jsonLine.utf8), until: deadline) {
+        switch connection.publish(Array(message.payload.utf8), to: message.topic, until: deadline) {
         case .success: return
         case .failure(let failure):
             let reason: String
@@ -92,7 +107,7 @@ public final class MQTTSink: EventSink, Sendable {
             case .connectionLost(let why): reason = "no PUBACK: \(why)"
             case .noAcknowledgement: reason = "no PUBACK within \(publishTimeout) s"
             case .refused(let why):
-                let topic = PrintableText.escaped(address.topic)
+                let topic = PrintableText.escaped(message.topic)
                 reason = "the broker refused it: \(why); may this user publish to \"\(topic)\"? (its ACL)"
             }
             throw SinkError(sink: name, message: "event #\(event.sequence) not delivered: \(reason)", state: reason)

@@ -15,7 +15,9 @@ enum RunCommand {
                                 [--fences FILE [--radius M] [--datum D] [--approach T]]
                                 [--format text|jsonl] [--exec CMD]
                                 [--mqtt mqtt[s]://HOST[:PORT]/TOPIC [--mqtt-ca FILE]
-                                 [--mqtt-cert FILE --mqtt-key FILE] [--mqtt-user NAME --mqtt-password-file FILE]]
+                                 [--mqtt-cert FILE --mqtt-key FILE] [--mqtt-user NAME --mqtt-password-file FILE]
+                                 [--mqtt-format geofence|owntracks [--mqtt-tid ID]]]
+                                [--config FILE]
 
             Restores the regions and their states from the store (created if missing, mode 0600; one daemon per
             store: a second exits 1 naming the one that holds it, through PATH.lock beside it), imports
@@ -46,6 +48,13 @@ enum RunCommand {
               --mqtt-ca FILE    the CA certificates (PEM) for mqtts://; default: the system's
               --mqtt-cert FILE  a client certificate (PEM) for mqtts://, with --mqtt-key (mode 0600)
               --mqtt-user NAME  the user name, with --mqtt-password-file FILE (its first line; mode 0600)
+              --mqtt-format F   geofence (default): each event's JSON line; owntracks: OwnTracks transition
+                                messages for enters and exits to TOPIC/event, TOPIC being owntracks/USER/DEVICE
+                                (dwell, approach and state events are not published: OwnTracks has no form for them)
+              --mqtt-tid ID     OwnTracks' tracker id (tid); default: the last two characters of DEVICE
+              --config FILE     read options from FILE: 'key = value' lines, the keys the long options without
+                                '--' ('store = /var/lib/geofence/store.db'), '#' comments, 'true'/'false' for
+                                flags; options given on the command line win
 
             Signals: SIGTERM/SIGINT stop after delivering what is queued (up to 10 s); a --exec command still
             running then gets SIGTERM, and SIGKILL 2 s later; SIGHUP re-reads the regions, and the MQTT files
@@ -54,6 +63,9 @@ enum RunCommand {
         run: run)
 
     static func run(_ arguments: inout ArgumentList) throws {
+        if let path = try arguments.option("--config") {
+            arguments.include(try ConfigurationFile(path: path, command: "run"))
+        }
         let storePath = try arguments.option("--store")
         let input = try ObservationInput(
             gpsd: try arguments.option("--gpsd"), nmea: try arguments.option("--nmea"), arguments: arguments)
@@ -70,6 +82,7 @@ enum RunCommand {
         }
         options.mqttURL = try arguments.option("--mqtt")
         options.mqttSecurity = try mqttSecurity(&arguments, url: options.mqttURL)
+        options.mqttFormat = try mqttFormat(&arguments, url: options.mqttURL)
         try arguments.finish()
         guard storePath != nil else { throw arguments.usageError("--store PATH is required") }
 
@@ -121,6 +134,29 @@ extension RunCommand {
                     ? "--mqtt-password-file needs --mqtt-user" : "--mqtt-user needs --mqtt-password-file")
         }
         return security
+    }
+}
+
+extension RunCommand {
+    /// --mqtt-format and --mqtt-tid, checked against --mqtt's URL (owntracks needs owntracks/USER/DEVICE).
+    static func mqttFormat(_ arguments: inout ArgumentList, url: String?) throws -> MQTTFormat {
+        let name = try arguments.option("--mqtt-format")
+        let trackerID = try arguments.option("--mqtt-tid")
+        guard let url else {
+            if name != nil || trackerID != nil { throw arguments.usageError("the --mqtt-... options need --mqtt URL") }
+            return .geofence
+        }
+        if trackerID != nil && name != "owntracks" {
+            throw arguments.usageError("--mqtt-tid needs --mqtt-format owntracks")
+        }
+        if let trackerID, trackerID.isEmpty || trackerID.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+            throw arguments.usageError("--mqtt-tid \"\(PrintableText.escaped(trackerID))\": expected a short name")
+        }
+        do {
+            return try MQTTFormat(name: name ?? "geofence", trackerID: trackerID, address: try MQTTAddress(url: url))
+        } catch {
+            throw arguments.usageError("--mqtt-format: \(error.message)")
+        }
     }
 }
 

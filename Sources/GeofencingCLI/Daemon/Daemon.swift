@@ -30,6 +30,7 @@ final class Daemon: Sendable {
         var execCommand: [String]?
         var mqttURL: String?
         var mqttSecurity = MQTTSecurity()
+        var mqttFormat = MQTTFormat.geofence
         /// How many delivered events the outbox keeps for inspection.
         var keepDelivered = 10_000
         /// How long a stop waits for the sinks to deliver what is queued.
@@ -156,6 +157,10 @@ final class Daemon: Sendable {
                 Console.error("geofence run: sink \(worker.name): the delivery in progress did not end")
             }
         }
+        if let sink = mqttSink.withLock({ $0 }), sink.unpublishedEvents > 0 {
+            Console.error("geofence run: sink \(sink.name): \(sink.unpublishedEvents) events not published (no form "
+                + "in the \(sink.format.name) format)")
+        }
         if let unstored { throw unstored }
         Console.error("geofence run: stopped")
     }
@@ -202,7 +207,11 @@ final class Daemon: Sendable {
         do {
             if let command = options.execCommand { sinks.append(try ExecSink(command: command)) }
             if let url = options.mqttURL {
-                let sink = try MQTTSink(url: url, security: options.mqttSecurity)
+                let sink = try MQTTSink(url: url, security: options.mqttSecurity, format: options.mqttFormat)
+                if case .owntracks = options.mqttFormat {
+                    Console.error("geofence run: sink \(sink.name): OwnTracks transitions for enters and exits; dwell, "
+                        + "approach and state events have no OwnTracks form and are not published")
+                }
                 mqttSink.withLock { $0 = sink }
                 sinks.append(sink)
             }
