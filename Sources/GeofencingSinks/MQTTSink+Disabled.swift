@@ -11,7 +11,8 @@ public final class MQTTSink: EventSink, Sendable {
     /// Checks the URL (a bad one is reported as such), then throws: this build has no MQTT.
     public init(
         url: String, security: MQTTSecurity = MQTTSecurity(), clientID: String? = nil, publishTimeout: Double = 10,
-        reconnectDelay: ClosedRange<Int> = 1...30, keepAlive: Int = 30
+        reconnectDelay: ClosedRange<Int> = 1...30, keepAlive: Int = 30, status: MQTTStatusReporting? = nil,
+        maximumFenceSetBytes: Int = MQTTSink.defaultMaximumFenceSetBytes
     ) throws(SinkError) {
         let address = try MQTTAddress(url: url)
         name = address.sinkName
@@ -25,6 +26,19 @@ public final class MQTTSink: EventSink, Sendable {
     public func deliver(_ event: EventRecord) throws(SinkError) {
         throw SinkError(sink: name, message: "built without the MQTT trait")
     }
+
+    public static let defaultMaximumFenceSetBytes = 64 << 20
+
+    public var onFenceSetMessage: (@Sendable ([UInt8]) -> Void)? {
+        get { nil }
+        set {}
+    }
+
+    @discardableResult
+    public func publishAck(_ json: String) -> Bool { false }
+
+    @discardableResult
+    public func publishStatus(_ json: String) -> Bool { false }
 
     public func reload() {}
 
