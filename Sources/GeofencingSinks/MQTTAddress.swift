@@ -8,10 +8,11 @@ import GeofencingEvents
 ///   certificate verified, its name checked: see `MQTTSecurity`).
 /// - host: a name, an IPv4 address, or an IPv6 address in brackets (`mqtt://[::1]/events`).
 /// - port: 1...65535; when absent 1883 for mqtt://, 8883 for mqtts://.
-/// - topic: the base topic: everything after the first "/" following the host, taken literally (no percent-decoding); required; may
-///   contain "/" (and empty levels); no wildcards ("+", "#": a publish topic cannot have them), no control
-///   characters (U+0000...U+001F, U+007F...U+009F), no Unicode noncharacters, no leading "$"; at most 65535 bytes
-///   of UTF-8 less the longest level appended to it ("/fences/ack") (`problem(topic:)`).
+/// - topic: the base topic: everything after the first "/" following the host, taken literally (no
+///   percent-decoding); required; may contain "/" (and empty levels); no wildcards ("+", "#": a publish topic
+///   cannot have them), no control characters (U+0000...U+001F, U+007F...U+009F), no Unicode noncharacters, no
+///   leading "$"; at most 65535 bytes of UTF-8 less the longest level appended to it ("/fences/ack")
+///   (`problem(topic:)`).
 /// No user name or password in the URL (`MQTTSecurity` takes them from files), and no websockets.
 public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
     public static let defaultPort: UInt16 = 1883

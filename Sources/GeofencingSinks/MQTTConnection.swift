@@ -376,7 +376,8 @@ final class MQTTConnection: @unchecked Sendable {
         _ client: OpaquePointer, address: MQTTAddress, maximumPacketSize: UInt32
     ) -> Int32 {
         var properties: OpaquePointer?
-        let added = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximumPacketSize)
+        let added = mosquitto_property_add_int32(
+            &properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximumPacketSize)
         defer { mosquitto_property_free_all(&properties) }
         guard added == MOSQ_ERR_SUCCESS.rawValue else { return added }
         let refusedKeepAlive: Int32 = 1

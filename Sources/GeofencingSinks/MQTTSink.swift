@@ -83,10 +83,10 @@ public final class MQTTSink: EventSink, Sendable {
         }
         // MQTT's largest packet: a remaining length of 268435455 bytes and a 5-byte fixed header.
         let largestPacket = 268_435_460
-        guard (1...largestPacket - Self.packetHeadroom).contains(maximumFenceSetBytes) else {
+        let largestBound = largestPacket - Self.packetHeadroom
+        guard (1...largestBound).contains(maximumFenceSetBytes) else {
             throw SinkError(
-                sink: name,
-                message: "the fence-set bound \(maximumFenceSetBytes) is not from 1 to \(largestPacket - Self.packetHeadroom) bytes")
+                sink: name, message: "the fence-set bound \(maximumFenceSetBytes) is not from 1 to \(largestBound) bytes")
         }
         self.name = name
         self.address = address
@@ -165,9 +165,12 @@ public final class MQTTSink: EventSink, Sendable {
         connection.reload()
     }
 
-    /// The daemon is stopping and a delivery is stuck: closes the sink at once (no offline status: the broker
-    /// publishes the Last Will), which wakes a `deliver` waiting for its PUBACK.
+    /// The daemon is stopping and a delivery is stuck: hands the offline status to libmosquitto without waiting
+    /// (it goes out before the DISCONNECT if the connection still carries anything; if not, the broker publishes
+    /// the Last Will once the socket is gone) and closes the sink at once, which wakes a `deliver` waiting for its
+    /// PUBACK.
     public func interrupt() {
+        if let status { publishStatus(status.report(false)) }
         connection.close()
     }
 
