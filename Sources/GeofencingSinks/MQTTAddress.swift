@@ -1,16 +1,18 @@
 import GeofencingEvents
 
-/// Where an `MQTTSink` publishes: `mqtt://host[:port]/topic` or, over TLS, `mqtts://host[:port]/topic`, parsed.
+/// Where an `MQTTSink` connects, and the unit's base topic: `mqtt://host[:port]/BASE` or, over TLS,
+/// `mqtts://host[:port]/BASE`, parsed. The topics under the base are `MQTTTopics`.
 /// Available with or without the MQTT trait, so that a bad `--mqtt` URL is a usage error either way.
 ///
 /// - scheme: mqtt:// (plain TCP: the loopback, a broker on the vehicle) or mqtts:// (TLS 1.2 or later, the broker's
 ///   certificate verified, its name checked: see `MQTTSecurity`).
 /// - host: a name, an IPv4 address, or an IPv6 address in brackets (`mqtt://[::1]/events`).
 /// - port: 1...65535; when absent 1883 for mqtt://, 8883 for mqtts://.
-/// - topic: everything after the first "/" following the host, taken literally (no percent-decoding); required; may
-///   contain "/" (and empty levels); no wildcards ("+", "#": a publish topic cannot have them), no control
-///   characters (U+0000...U+001F, U+007F...U+009F), no Unicode noncharacters, no leading "$"; at most 65535 bytes
-///   of UTF-8 (`problem(topic:)`).
+/// - topic: the base topic: everything after the first "/" following the host, taken literally (no
+///   percent-decoding); required; may contain "/" (and empty levels); no wildcards ("+", "#": a publish topic
+///   cannot have them), no control characters (U+0000...U+001F, U+007F...U+009F), no Unicode noncharacters, no
+///   leading "$"; at most 65535 bytes of UTF-8 less the longest level appended to it ("/fences/ack")
+///   (`problem(topic:)`).
 /// No user name or password in the URL (`MQTTSecurity` takes them from files), and no websockets.
 public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
     public static let defaultPort: UInt16 = 1883
@@ -18,6 +20,7 @@ public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
 
     public var host: String
     public var port: UInt16
+    /// The base topic (BASE); `topics` are under it.
     public var topic: String
     /// mqtts://: the connection is TLS.
     public var usesTLS: Bool
@@ -100,7 +103,9 @@ public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
             return "topic \(quoted) contains the noncharacter U+\(hex(scalar)), which a topic cannot have"
         }
         if topic.hasPrefix("$") { return "topic \(quoted) begins with \"$\", which is reserved for the broker" }
-        if topic.utf8.count > 65535 { return "the topic is longer than 65535 bytes" }
+        if topic.utf8.count > 65535 - MQTTTopics.longestSuffix {
+            return "the topic is longer than \(65535 - MQTTTopics.longestSuffix) bytes (65535 with \"/fences/ack\")"
+        }
         return nil
     }
 
@@ -114,6 +119,9 @@ public struct MQTTAddress: Sendable, Hashable, CustomStringConvertible {
     public var sinkName: String {
         "\(scheme):\(host.contains(":") ? "[\(host)]" : host):\(port)/\(topic)"
     }
+
+    /// The unit's topics under the base topic.
+    public var topics: MQTTTopics { MQTTTopics(base: topic) }
 
     /// "mqtt" or "mqtts".
     public var scheme: String { usesTLS ? "mqtts" : "mqtt" }

@@ -16,10 +16,26 @@ import GeofencingEvents
 /// system's store) and checks that it names the host of the URL. After `reload()` the next connection attempt
 /// starts from a new client, with the files read again (certificates replaced, a new password).
 ///
+/// The unit's link over the same connection (one client id, so one Last Will): with a `status`, the offline status
+/// is the Last Will, set before each connection attempt, and the online status is published (retained) after each
+/// CONNACK and every `status.interval` seconds. With a fence-set handler, `BASE/fences` is subscribed (QoS 1) after
+/// each CONNACK (clean session: the broker then sends its retained set again) and each message on it is handed to
+/// the handler on this thread. The CONNECT asks the broker for packets of at most `maximumPacketSize` bytes: a
+/// broker drops a larger message for this client rather than send it (mosquitto logs "Dropping too large
+/// outgoing PUBLISH"), so no message larger than that is ever read into memory.
+///
 /// The thread holds this object (not the sink), so a sink that is released closes its connection.
 final class MQTTConnection: @unchecked Sendable {
     let address: MQTTAddress
+    let topics: MQTTTopics
     let session = MQTTSession()
+    private let status: MQTTStatusReporting?
+    /// MQTT 5's Maximum Packet Size in the CONNECT.
+    let maximumPacketSize: UInt32
+    /// The fence-set handler; under `clientLock`.
+    private var fenceSetHandler: (@Sendable ([UInt8]) -> Void)?
+    /// Set under `clientLock` by `close()` once the client is destroyed: nothing may use it after.
+    private var clientDestroyed = false
     private let clientID: String
     private let security: MQTTSecurity
     private let sinkName: String
@@ -38,10 +54,13 @@ final class MQTTConnection: @unchecked Sendable {
     /// Makes the client and starts the network thread, which connects in the background.
     init(
         address: MQTTAddress, security: MQTTSecurity, password: String?, clientID: String, keepAlive: Int,
-        reconnectDelay: ClosedRange<Int>, sinkName: String
+        reconnectDelay: ClosedRange<Int>, sinkName: String, status: MQTTStatusReporting?, maximumPacketSize: UInt32
     ) throws(SinkError) {
         Self.initializeLibrary()
         self.address = address
+        topics = address.topics
+        self.status = status
+        self.maximumPacketSize = maximumPacketSize
         self.security = security
         self.clientID = clientID
         self.sinkName = sinkName
@@ -49,14 +68,16 @@ final class MQTTConnection: @unchecked Sendable {
         self.reconnectDelay = reconnectDelay
         client = try Self.makeClient(
             clientID: clientID, address: address, security: security, password: password, session: session,
-            sinkName: sinkName)
+            sinkName: sinkName, maximumPacketSize: maximumPacketSize)
         let thread = Thread { [self] in run() }
         thread.name = "mqtt \(address)"
         thread.start()
     }
 
     /// Publishes `payload` to `topic` with QoS 1 and waits for its PUBACK until `deadline`.
-    func publish(_ payload: [UInt8], to topic: String, until deadline: ContinuousClock.Instant) -> Result<Void, PublishFailure> {
+    func publish(
+        _ payload: [UInt8], to topic: String, retain: Bool = false, until deadline: ContinuousClock.Instant
+    ) -> Result<Void, PublishFailure> {
         lifecycle.withLock {
             guard !closed else { return .failure(.closing) }
             switch session.waitUntilConnected(until: deadline) {
@@ -69,7 +90,7 @@ final class MQTTConnection: @unchecked Sendable {
             session.expectAcknowledgement()
             var messageID: Int32 = 0
             let published = clientLock.withLock {
-                mosquitto_publish(client, &messageID, topic, Int32(payload.count), payload, 1, false)
+                mosquitto_publish(client, &messageID, topic, Int32(payload.count), payload, 1, retain)
             }
             guard published == MOSQ_ERR_SUCCESS.rawValue else {
                 return .failure(.publishFailed(Self.describe(published)))
@@ -95,6 +116,24 @@ final class MQTTConnection: @unchecked Sendable {
         case refused(String)
     }
 
+    /// Hands `payload` to libmosquitto for `topic` with QoS 1 without waiting for the PUBACK (libmosquitto sends it
+    /// again after a reconnection if it was in flight). Returns false when libmosquitto did not take it (not
+    /// connected, closed).
+    @discardableResult
+    func publishWithoutWaiting(_ payload: [UInt8], to topic: String, retain: Bool) -> Bool {
+        clientLock.withLock {
+            guard !clientDestroyed else { return false }
+            return mosquitto_publish(client, nil, topic, Int32(payload.count), payload, 1, retain)
+                == MOSQ_ERR_SUCCESS.rawValue
+        }
+    }
+
+    /// The handler of messages on `BASE/fences`; the subscription follows at the next turn of the network loop.
+    var onFenceSetMessage: (@Sendable ([UInt8]) -> Void)? {
+        get { clientLock.withLock { fenceSetHandler } }
+        set { clientLock.withLock { fenceSetHandler = newValue } }
+    }
+
     /// Reads the files again at the next connection attempt (SIGHUP); the connection up now, if any, stays.
     func reload() {
         session.requestReload()
@@ -109,7 +148,10 @@ final class MQTTConnection: @unchecked Sendable {
             closed = true
             _ = clientLock.withLock { mosquitto_disconnect(client) }  // sends DISCONNECT if connected, wakes the loop
             finished.wait()
-            mosquitto_destroy(client)
+            clientLock.withLock {
+                clientDestroyed = true
+                mosquitto_destroy(client)
+            }
         }
     }
 
@@ -142,6 +184,11 @@ final class MQTTConnection: @unchecked Sendable {
                 }
             }
             session.attemptStarting()
+            if let status {
+                // The offline status with what is known now; the broker keeps it for this connection.
+                let will = Array(status.report(false).utf8)
+                _ = mosquitto_will_set(client, topics.status, Int32(will.count), will, 1, true)
+            }
             let started =
                 firstAttempt
                 ? mosquitto_connect_async(client, address.host, Int32(address.port), keepAlive)
@@ -149,9 +196,12 @@ final class MQTTConnection: @unchecked Sendable {
             firstAttempt = false
             if started == MOSQ_ERR_SUCCESS.rawValue {
                 var result: Int32
+                var link = LinkState()
                 repeat {
                     result = mosquitto_loop(client, Self.loopTimeoutMilliseconds, 1)
+                    serveLink(&link)
                 } while result == MOSQ_ERR_SUCCESS.rawValue && !session.isClosing
+                if session.isClosing { disconnectCleanly() }
                 // A broker that wants a client certificate refuses after the TLS 1.3 handshake: OpenSSL's alert
                 // is logged, and libmosquitto returns a lost connection.
                 let tlsFailed = result == MOSQ_ERR_TLS.rawValue || !session.tlsErrorLines.isEmpty
@@ -182,6 +232,47 @@ final class MQTTConnection: @unchecked Sendable {
             session.pause(.seconds(delay))
             delay = min(delay * 2, reconnectDelay.upperBound)
         }
+    }
+
+    /// What the network thread knows of the link during one connection.
+    private struct LinkState {
+        var subscribed = false
+        var nextStatus: ContinuousClock.Instant?
+    }
+
+    /// After each turn of the network loop: after a CONNACK, the online status; while connected, the periodic
+    /// status and the subscription to `BASE/fences` once there is a handler; the messages received, to the handler.
+    private func serveLink(_ link: inout LinkState) {
+        if session.takeAcceptance() {
+            link = LinkState()
+            publishStatusNow(&link)
+        }
+        let handler = onFenceSetMessage
+        if session.isConnected {
+            if let interval = status?.interval, interval > 0, let next = link.nextStatus, ContinuousClock.now >= next {
+                publishStatusNow(&link)
+            }
+            if handler != nil && !link.subscribed {
+                link.subscribed = mosquitto_subscribe(client, nil, topics.fences, 1) == MOSQ_ERR_SUCCESS.rawValue
+            }
+        }
+        for message in session.takeReceivedMessages() where message.topic == topics.fences {
+            handler?(message.payload)
+        }
+    }
+
+    private func publishStatusNow(_ link: inout LinkState) {
+        guard let status else { return }
+        let report = Array(status.report(true).utf8)
+        _ = mosquitto_publish(client, nil, topics.status, Int32(report.count), report, 1, true)
+        if status.interval > 0 { link.nextStatus = ContinuousClock.now + .seconds(status.interval) }
+    }
+
+    /// The sink is closing: a DISCONNECT (so the broker does not publish the Last Will) written before the thread
+    /// ends, whether or not `close()`'s own DISCONNECT got out first (a few short turns of the loop at most).
+    private func disconnectCleanly() {
+        guard mosquitto_disconnect(client) == MOSQ_ERR_SUCCESS.rawValue else { return }
+        for _ in 0..<10 where mosquitto_loop(client, 100, 1) == MOSQ_ERR_SUCCESS.rawValue {}
     }
 
     private func cannotConnect(_ reason: String) -> String {
@@ -217,7 +308,7 @@ final class MQTTConnection: @unchecked Sendable {
         let password = try security.load(sink: sinkName)
         let replacement = try Self.makeClient(
             clientID: clientID, address: address, security: security, password: password, session: session,
-            sinkName: sinkName)
+            sinkName: sinkName, maximumPacketSize: maximumPacketSize)
         let old = clientLock.withLock {
             defer { client = replacement }
             return client
@@ -228,7 +319,7 @@ final class MQTTConnection: @unchecked Sendable {
     /// A libmosquitto client for `address`: MQTT 5, threaded, the session's callbacks, TLS and credentials.
     private static func makeClient(
         clientID: String, address: MQTTAddress, security: MQTTSecurity, password: String?, session: MQTTSession,
-        sinkName: String
+        sinkName: String, maximumPacketSize: UInt32
     ) throws(SinkError) -> OpaquePointer {
         guard let client = mosquitto_new(clientID, true, Unmanaged.passUnretained(session).toOpaque()) else {
             throw SinkError(
@@ -246,6 +337,9 @@ final class MQTTConnection: @unchecked Sendable {
         try check(
             mosquitto_int_option(client, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5), "cannot select MQTT 5")
         session.install(on: client)
+        try check(
+            storeConnectProperties(client, address: address, maximumPacketSize: maximumPacketSize),
+            "cannot set the maximum packet size")
         if address.usesTLS {
             if let caFile = security.caFile {
                 try check(
@@ -269,6 +363,27 @@ final class MQTTConnection: @unchecked Sendable {
             try check(mosquitto_username_pw_set(client, user, password), "cannot set the user name and password")
         }
         return client
+    }
+
+    /// Gives `client` the CONNECT property Maximum Packet Size for all its connections, returning MOSQ_ERR_SUCCESS.
+    ///
+    /// libmosquitto 2.0 takes CONNECT properties only through mosquitto_connect_bind_v5, which connects blocking (a
+    /// broker address that drops SYNs would hold this thread, and a stop, for minutes), and then sends them in every
+    /// CONNECT of the client, mosquitto_reconnect_async's included. It keeps them before it checks its other
+    /// arguments: called with a keep-alive it refuses (below 5 s, MOSQ_ERR_INVAL), it stores the properties and
+    /// connects nowhere. (A test checks that a broker then drops an oversized message for this client.)
+    private static func storeConnectProperties(
+        _ client: OpaquePointer, address: MQTTAddress, maximumPacketSize: UInt32
+    ) -> Int32 {
+        var properties: OpaquePointer?
+        let added = mosquitto_property_add_int32(
+            &properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximumPacketSize)
+        defer { mosquitto_property_free_all(&properties) }
+        guard added == MOSQ_ERR_SUCCESS.rawValue else { return added }
+        let refusedKeepAlive: Int32 = 1
+        let stored = mosquitto_connect_bind_v5(
+            client, address.host, Int32(address.port), refusedKeepAlive, nil, properties)
+        return stored == MOSQ_ERR_INVAL.rawValue ? MOSQ_ERR_SUCCESS.rawValue : stored
     }
 
     /// Where Debian (and most distributions) keep the system's CA certificates, hashed for OpenSSL.

@@ -3,7 +3,7 @@ import GeofencingEvents
 /// What an `MQTTSink` publishes for an event, and where under the URL's topic (the unit's base topic).
 /// Available with or without the MQTT trait, so that `--mqtt-format` is checked either way.
 ///
-/// - `geofence`: the event's JSON line (`EventRecord.jsonLine`), every kind, to the base topic.
+/// - `geofence`: the event's JSON line (`EventRecord.jsonLine`), every kind, to `BASE/events`.
 /// - `owntracks`: an OwnTracks transition (`OwnTracksTransition`) for enters and exits, to `BASE/event`, where BASE
 ///   is OwnTracks' `owntracks/USER/DEVICE`; dwell, approach and state events have no OwnTracks counterpart and are
 ///   not published (the sink counts them: `MQTTSink.unpublishedEvents`).
@@ -50,14 +50,14 @@ public enum MQTTFormat: Sendable, Hashable {
         }
     }
 
-    /// The topic and payload of `event` under `base`, or nil when this format has no form for its kind.
-    public func message(for event: EventRecord, base: String) -> (topic: String, payload: String)? {
+    /// The topic and payload of `event` among the unit's `topics`, or nil when this format has no form for its kind.
+    public func message(for event: EventRecord, topics: MQTTTopics) -> (topic: String, payload: String)? {
         switch self {
         case .geofence:
-            return (base, event.jsonLine)
+            return (topics.events, event.jsonLine)
         case .owntracks(let trackerID):
             guard let json = OwnTracksTransition.json(for: event, trackerID: trackerID) else { return nil }
-            return (base + "/event", json)
+            return (topics.base + "/event", json)
         }
     }
 }

@@ -30,6 +30,10 @@ final class MQTTSession: @unchecked Sendable {
     private var disconnectReported = false
     /// A CONNACK accepted the connection since the network loop last ended.
     private var wasConnected = false
+    /// A CONNACK accepted a connection since `takeAcceptance()` was last called.
+    private var acceptedSinceTaken = false
+    /// Messages from the broker (subscribed topics) not yet taken by the network loop, in order.
+    private var received: [(topic: String, payload: [UInt8])] = []
 
     /// How a wait ended.
     enum Wait: Equatable {
@@ -148,6 +152,24 @@ final class MQTTSession: @unchecked Sendable {
 
     var isClosing: Bool { condition.withLock { closing } }
 
+    var isConnected: Bool { condition.withLock { connected } }
+
+    /// Whether a CONNACK accepted a connection since the last call.
+    func takeAcceptance() -> Bool {
+        condition.withLock {
+            defer { acceptedSinceTaken = false }
+            return acceptedSinceTaken
+        }
+    }
+
+    /// The messages received since the last call, in order.
+    func takeReceivedMessages() -> [(topic: String, payload: [UInt8])] {
+        condition.withLock {
+            defer { received.removeAll() }
+            return received
+        }
+    }
+
     /// Wakes a waiting `deliver` and the network thread, which both end.
     func close() {
         condition.withLock {
@@ -164,7 +186,10 @@ final class MQTTSession: @unchecked Sendable {
         condition.withLock {
             connected = code == 0
             attemptInProgress = false
-            if connected { wasConnected = true }
+            if connected {
+                wasConnected = true
+                acceptedSinceTaken = true
+            }
             refusedConnection = code != 0
             problem = code == 0 ? nil : "the broker refused the connection: \(Self.reason(code))"
             condition.broadcast()
@@ -203,6 +228,11 @@ final class MQTTSession: @unchecked Sendable {
         }
     }
 
+    /// A message on a subscribed topic: kept for the network loop, which hands it on after this callback.
+    fileprivate func didReceive(topic: String, payload: [UInt8]) {
+        condition.withLock { received.append((topic, payload)) }
+    }
+
     /// Keeps the error lines that explain a TLS failure (at most a few per attempt).
     fileprivate func didLog(level: Int32, line: String) {
         guard level == MOSQ_LOG_ERR, line.hasPrefix("OpenSSL Error") || line.contains("verification failed") else {
@@ -224,6 +254,12 @@ final class MQTTSession: @unchecked Sendable {
         // 3.1.1's has none, and mosquitto acknowledges a denied publish there as if it had been taken.
         mosquitto_publish_v5_callback_set(client) { _, userData, id, reasonCode, _ in
             MQTTSession.from(userData).didPublish(id: id, reasonCode: reasonCode)
+        }
+        mosquitto_message_callback_set(client) { _, userData, message in
+            guard let message = message?.pointee, let topic = message.topic else { return }
+            let payload = [UInt8](
+                UnsafeRawBufferPointer(start: message.payload, count: Int(message.payloadlen)))
+            MQTTSession.from(userData).didReceive(topic: String(cString: topic), payload: payload)
         }
         mosquitto_log_callback_set(client) { _, userData, level, line in
             guard let line else { return }

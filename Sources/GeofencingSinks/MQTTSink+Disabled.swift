@@ -12,7 +12,8 @@ public final class MQTTSink: EventSink, Sendable {
     public init(
         url: String, security: MQTTSecurity = MQTTSecurity(), format: MQTTFormat = .geofence,
         clientID: String? = nil, publishTimeout: Double = 10, reconnectDelay: ClosedRange<Int> = 1...30,
-        keepAlive: Int = 30
+        keepAlive: Int = 30, status: MQTTStatusReporting? = nil,
+        maximumFenceSetBytes: Int = MQTTSink.defaultMaximumFenceSetBytes
     ) throws(SinkError) {
         let address = try MQTTAddress(url: url)
         name = address.sinkName
@@ -28,6 +29,19 @@ public final class MQTTSink: EventSink, Sendable {
     }
 
     public var unpublishedEvents: Int { 0 }
+
+    public static let defaultMaximumFenceSetBytes = 64 << 20
+
+    public var onFenceSetMessage: (@Sendable ([UInt8]) -> Void)? {
+        get { nil }
+        set {}
+    }
+
+    @discardableResult
+    public func publishAck(_ json: String) -> Bool { false }
+
+    @discardableResult
+    public func publishStatus(_ json: String) -> Bool { false }
 
     public func reload() {}
 

@@ -13,6 +13,8 @@ import Testing
        .enabled(if: MosquittoBroker.isInstalled && TestCertificates.isInstalled && GeofenceExecutable.isBuilt,
                 "needs mosquitto, openssl and the geofence executable"))
 struct DaemonMQTTTLSTests {
+    /// The daemon's base topic (the URL's path); the events go to `topic` under it.
+    static let base = "fleet/7"
     static let topic = "fleet/7/events"
     /// 10 fences along the drive: 10 state events, 10 enters, 10 exits.
     static let eventCount = 30
@@ -88,7 +90,7 @@ struct DaemonMQTTTLSTests {
     }
 
     static func mqttArguments(_ broker: MosquittoBroker, _ setup: FleetBrokerSetup) -> [String] {
-        ["--mqtt", "mqtts://127.0.0.1:\(broker.securePort)/\(topic)", "--mqtt-ca", setup.pki.caCertificate,
+        ["--mqtt", "mqtts://127.0.0.1:\(broker.securePort)/\(base)", "--mqtt-ca", setup.pki.caCertificate,
          "--mqtt-user", FleetBrokerSetup.user, "--mqtt-password-file", setup.passwordFile]
     }
 
@@ -207,7 +209,7 @@ struct DaemonMQTTTLSTests {
         let directory = try GeofenceExecutable.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("unit.db").path
-        let url = "mqtts://127.0.0.1:1/\(Self.topic)"
+        let url = "mqtts://127.0.0.1:1/\(Self.base)"
         func run(_ arguments: [String]) throws -> GeofenceExecutable.Outcome {
             try GeofenceExecutable.run(["run", "--store", store, "--nmea", "-"] + arguments)
         }

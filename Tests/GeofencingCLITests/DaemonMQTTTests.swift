@@ -22,7 +22,8 @@ struct DaemonMQTTTests {
         func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
         let broker = try MosquittoBroker()
         try await broker.start()
-        let topic = "vehicle/7/geofence"
+        let base = "vehicle/7/geofence"
+        let topic = base + "/events"
         let subscriber = try TestSubscriber(port: broker.port, topic: topic)
         #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions > 0 })
 
@@ -45,7 +46,7 @@ struct DaemonMQTTTests {
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: GeofenceExecutable.path)
         daemon.arguments = ["run", "--store", file("unit.db"), "--fences", file("fences.csv"),
-                            "--nmea", "-", "--format", "jsonl", "--mqtt", "\(broker.url)/\(topic)"]
+                            "--nmea", "-", "--format", "jsonl", "--mqtt", "\(broker.url)/\(base)"]
         let input = Pipe()
         // Close-on-exec for our end of the pipe: the broker restarted below must not inherit it, or the daemon
         // would never see the end of its input.

@@ -11,13 +11,15 @@ import GeofencingTestSupport
 @Suite(.serialized, .enabled(if: MosquittoBroker.isInstalled && TestCertificates.isInstalled,
                              "needs mosquitto and openssl (Debian packages mosquitto, openssl)"))
 struct MQTTSinkTLSTests {
+    /// The sink's base topic (the URL's path); the events go to `topic` under it.
+    static let base = "fleet/7"
     static let topic = "fleet/7/events"
     static let password = FleetBrokerSetup.password
 
     typealias Setup = FleetBrokerSetup
 
     static func sink(_ broker: MosquittoBroker, _ security: MQTTSecurity, host: String = "127.0.0.1") throws -> MQTTSink {
-        try MQTTSink(url: "mqtts://\(host):\(broker.securePort)/\(topic)", security: security,
+        try MQTTSink(url: "mqtts://\(host):\(broker.securePort)/\(base)", security: security,
                      clientID: "sink-\(UUID().uuidString)", publishTimeout: 5, reconnectDelay: 1...1)
     }
 
@@ -56,7 +58,7 @@ struct MQTTSinkTLSTests {
         defer { broker.kill() }
         let sink = try Self.sink(broker, setup.security())
         defer { sink.close() }
-        #expect(sink.name == "mqtts:127.0.0.1:\(broker.securePort)/\(Self.topic)")
+        #expect(sink.name == "mqtts:127.0.0.1:\(broker.securePort)/\(Self.base)")
         let events = SampleEvents.burst(30)
         for event in events { try sink.deliver(event) }
         #expect(await subscriber.wait(timeout: .seconds(10)) { $0.messages.count >= events.count })
@@ -185,7 +187,7 @@ struct MQTTSinkTLSTests {
     @Test func filesAreCheckedAtStart() throws {
         let setup = try Setup()
         let client = try setup.pki.issue("client", commonName: "vehicle-7", alternativeNames: "DNS:vehicle-7")
-        let url = "mqtts://127.0.0.1:1/\(Self.topic)"
+        let url = "mqtts://127.0.0.1:1/\(Self.base)"
         func refusal(_ security: MQTTSecurity, url: String = url) throws -> String {
             try #require(throws: SinkError.self) { try MQTTSink(url: url, security: security) }.message
         }

@@ -20,6 +20,8 @@ func mqttSinkWithoutTheTraitSaysSo() throws {
 /// brokers, clients and their threads are cheap, but the suite's timing claims are kinder on 2 cores one at a time.
 @Suite(.serialized, .enabled(if: MosquittoBroker.isInstalled, "mosquitto (Debian package mosquitto) is not installed"))
 struct MQTTSinkTests {
+    /// The sink's base topic (the URL's path); the events go to `topic` under it.
+    static let base = "vehicle/7"
     static let topic = "vehicle/7/events"
 
     @Test func publishesEveryEventInOrder() async throws {
@@ -29,10 +31,10 @@ struct MQTTSinkTests {
         let subscriber = try TestSubscriber(port: broker.port, topic: Self.topic)
         #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions == 1 }, "subscribed: \(broker.log)")
 
-        let sink = try MQTTSink(url: "\(broker.url)/\(Self.topic)", clientID: "sink-\(UUID().uuidString)",
+        let sink = try MQTTSink(url: "\(broker.url)/\(Self.base)", clientID: "sink-\(UUID().uuidString)",
                                 publishTimeout: 5)
         defer { sink.close() }
-        #expect(sink.name == "mqtt:127.0.0.1:\(broker.port)/\(Self.topic)")
+        #expect(sink.name == "mqtt:127.0.0.1:\(broker.port)/\(Self.base)")
         let events = SampleEvents.burst(50)
         for event in events { try sink.deliver(event) }  // the first waits for the connection
 
@@ -49,7 +51,7 @@ struct MQTTSinkTests {
         let subscriber = try TestSubscriber(port: broker.port, topic: Self.topic)
         #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions == 1 })
         let publishTimeout = 2.0
-        let sink = try MQTTSink(url: "\(broker.url)/\(Self.topic)", clientID: "sink-\(UUID().uuidString)",
+        let sink = try MQTTSink(url: "\(broker.url)/\(Self.base)", clientID: "sink-\(UUID().uuidString)",
                                 publishTimeout: publishTimeout, reconnectDelay: 1...1)
         defer { sink.close() }
         let events = SampleEvents.burst(3)
@@ -92,7 +94,7 @@ struct MQTTSinkTests {
     @Test func connectsWhenTheBrokerStartsLater() async throws {
         let broker = try MosquittoBroker()
         defer { broker.kill() }
-        let sink = try MQTTSink(url: "\(broker.url)/\(Self.topic)", clientID: "sink-\(UUID().uuidString)",
+        let sink = try MQTTSink(url: "\(broker.url)/\(Self.base)", clientID: "sink-\(UUID().uuidString)",
                                 publishTimeout: 2, reconnectDelay: 1...1)
         defer { sink.close() }
         let event = SampleEvents.event(1)
@@ -124,7 +126,7 @@ struct MQTTSinkTests {
         try await broker.start()
         let subscriber = try TestSubscriber(port: broker.port, topic: Self.topic)
         #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions == 1 })
-        let sink = try MQTTSink(url: "\(broker.url)/\(Self.topic)", clientID: "sink-\(UUID().uuidString)",
+        let sink = try MQTTSink(url: "\(broker.url)/\(Self.base)", clientID: "sink-\(UUID().uuidString)",
                                 publishTimeout: 1)
         defer { sink.close() }
         let events = SampleEvents.burst(2)

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// A CA (made by `TestCertificates`), the broker's certificate for 127.0.0.1 and localhost, the broker's password
-/// file with one user, an ACL that lets that user publish only under fleet/7/, and the client's password file.
+/// file with one user, an ACL that lets that user publish and subscribe only under fleet/7/ (its events and status,
+/// its fence sets), and the client's password file.
 public final class FleetBrokerSetup {
     public static let user = "vehicle-7"
     public static let password = "correct horse"
@@ -27,7 +28,7 @@ public final class FleetBrokerSetup {
     }
 
     public func allow(_ pattern: String) throws {
-        try "user \(FleetBrokerSetup.user)\ntopic write \(pattern)\n".write(toFile: acl, atomically: true,
+        try "user \(FleetBrokerSetup.user)\ntopic readwrite \(pattern)\n".write(toFile: acl, atomically: true,
                                                                         encoding: .utf8)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 import Geofencing
 
 /// An MQTT subscriber for tests, on libmosquitto: subscribes to one topic with QoS 1 (again after each reconnect:
-/// clean session) and keeps every payload that arrives, in order.
+/// clean session) and keeps every payload that arrives, in order; it can publish too.
 public final class TestSubscriber: @unchecked Sendable {
     private let client: OpaquePointer
     private let state = State()
@@ -51,6 +51,12 @@ public final class TestSubscriber: @unchecked Sendable {
         _ = mosquitto_disconnect(client)
         _ = mosquitto_loop_stop(client, false)
         mosquitto_destroy(client)
+    }
+
+    /// Publishes `payload` to `topic` with QoS 1 (as the fleet's back-end would); true once libmosquitto took it.
+    @discardableResult
+    public func publish(_ payload: [UInt8], to topic: String, retain: Bool) -> Bool {
+        mosquitto_publish(client, nil, topic, Int32(payload.count), payload, 1, retain) == MOSQ_ERR_SUCCESS.rawValue
     }
 
     public var messages: [String] { state.messages.withLock { $0 } }

@@ -14,9 +14,10 @@ enum RunCommand {
             Usage: geofence run --store PATH [--gpsd HOST[:PORT] | --nmea PATH|-]
                                 [--fences FILE [--radius M] [--datum D] [--approach T]]
                                 [--format text|jsonl] [--exec CMD]
-                                [--mqtt mqtt[s]://HOST[:PORT]/TOPIC [--mqtt-ca FILE]
+                                [--mqtt mqtt[s]://HOST[:PORT]/BASE [--mqtt-ca FILE]
                                  [--mqtt-cert FILE --mqtt-key FILE] [--mqtt-user NAME --mqtt-password-file FILE]
-                                 [--mqtt-format geofence|owntracks [--mqtt-tid ID]]]
+                                 [--mqtt-format geofence|owntracks [--mqtt-tid ID]]
+                                 [--status-interval S] [--max-fence-set-bytes N]]
                                 [--config FILE]
 
             Restores the regions and their states from the store (created if missing, mode 0600; one daemon per
@@ -42,16 +43,21 @@ enum RunCommand {
                                 GEOFENCE_LON, GEOFENCE_DISTANCE_M, GEOFENCE_STATE, GEOFENCE_INFERRED,
                                 GEOFENCE_INTERPOLATED; a non-zero exit is retried; what it prints goes to
                                 standard error (each line prefixed, escaped; 8192 bytes or 100 lines per event)
-              --mqtt URL        publish each event (JSON) with QoS 1 (MQTT 5) to mqtt://HOST[:PORT]/TOPIC, or
-                                over TLS 1.2+ to mqtts://HOST[:PORT]/TOPIC (port 8883 by default): the broker's
-                                certificate verified and its name checked against HOST
+              --mqtt URL        publish each event (JSON) with QoS 1 (MQTT 5) to BASE/events under
+                                mqtt://HOST[:PORT]/BASE, or over TLS 1.2+ under mqtts://HOST[:PORT]/BASE (port 8883
+                                by default): the broker's certificate verified and its name checked against HOST;
+                                the unit's status retained on BASE/status (the Last Will: offline)
               --mqtt-ca FILE    the CA certificates (PEM) for mqtts://; default: the system's
               --mqtt-cert FILE  a client certificate (PEM) for mqtts://, with --mqtt-key (mode 0600)
               --mqtt-user NAME  the user name, with --mqtt-password-file FILE (its first line; mode 0600)
               --mqtt-format F   geofence (default): each event's JSON line; owntracks: OwnTracks transition
-                                messages for enters and exits to TOPIC/event, TOPIC being owntracks/USER/DEVICE
+                                messages for enters and exits to BASE/event, BASE being owntracks/USER/DEVICE
                                 (dwell, approach and state events are not published: OwnTracks has no form for them)
               --mqtt-tid ID     OwnTracks' tracker id (tid); default: the last two characters of DEVICE
+              --status-interval S  seconds between two statuses on BASE/status (default 60; 0: only at
+                                connection and on change)
+              --max-fence-set-bytes N  the largest fence set the broker may send (default 67108864): the MQTT
+                                maximum packet size (N + 65552), beyond which the broker drops a message
               --config FILE     read options from FILE: 'key = value' lines, the keys the long options without
                                 '--' ('store = /var/lib/geofence/store.db'), '#' comments, 'true'/'false' for
                                 flags; options given on the command line win
@@ -83,6 +89,10 @@ enum RunCommand {
         options.mqttURL = try arguments.option("--mqtt")
         options.mqttSecurity = try mqttSecurity(&arguments, url: options.mqttURL)
         options.mqttFormat = try mqttFormat(&arguments, url: options.mqttURL)
+        options.statusInterval = Int(try arguments.number("--status-interval", in: 0...86_400) ?? 60)
+        options.maxFenceSetBytes = Int(
+            try arguments.number("--max-fence-set-bytes", in: 1...256_000_000)
+                ?? Double(MQTTSink.defaultMaximumFenceSetBytes))
         try arguments.finish()
         guard storePath != nil else { throw arguments.usageError("--store PATH is required") }
 

@@ -35,12 +35,19 @@ final class Daemon: Sendable {
         var keepDelivered = 10_000
         /// How long a stop waits for the sinks to deliver what is queued.
         var drainTimeout = 10.0
+        /// Seconds between two statuses on the MQTT sink's BASE/status while connected (0: at connection and on
+        /// change only).
+        var statusInterval = 60
+        /// The largest fence-set message the broker may send (`MQTTSink.maximumFenceSetBytes`).
+        var maxFenceSetBytes = MQTTSink.defaultMaximumFenceSetBytes
     }
 
     private let options: Options
     private let reloadRequested = Flag()
     /// The MQTT sink, once made: SIGHUP has it read its files again.
     private let mqttSink = Locked<MQTTSink?>(nil)
+    /// The unit's status, published by the MQTT sink.
+    private let statusBoard = UnitStatusBoard()
 
     init(options: Options) {
         self.options = options
@@ -91,6 +98,8 @@ final class Daemon: Sendable {
         let monitor = try RegionMonitor(configuration: configuration)
         for entry in stored { restore(entry, into: monitor) }
         var monitored = Set(stored.map(\.region.identifier))
+        statusBoard.attach(storePath: options.storePath)
+        updateStatus { [count = monitored.count] in $0.fences = count }
         if stored.isEmpty { Console.error("geofence run: warning: the store holds no regions (add them with --fences)") }
 
         let workers = try sinks.map { sink in
@@ -112,8 +121,15 @@ final class Daemon: Sendable {
         }
         for try await observation in source.erasedObservationStream() {
             reportWarnings?.check()
-            if reloadRequested.take() { monitored = reload(from: store, into: monitor, monitored: monitored) }
+            if reloadRequested.take() {
+                monitored = reload(from: store, into: monitor, monitored: monitored)
+                updateStatus { [count = monitored.count] in $0.fences = count }
+            }
             let outcome = monitor.process(observation)
+            updateStatus { status in
+                status.lastFixTime = observation.time
+                status.lastFixMode = UnitStatus.FixMode(observation)
+            }
             timeWarnings.check(monitor.timeStatistics)
             pending += outcome.events.map(EventRecord.init)
             pendingStates.merge(outcome.changedStates) { _, newer in newer }
@@ -202,12 +218,25 @@ final class Daemon: Sendable {
         return current
     }
 
+    /// Changes the unit's status; publishes it at once when a part that is published on change changed.
+    private func updateStatus(_ change: (inout UnitStatus) -> Void) {
+        guard statusBoard.update(change) else { return }
+        mqttSink.withLock { sink in
+            if let sink { sink.publishStatus(statusBoard.json(online: true)) }
+        }
+    }
+
     private func makeSinks() throws -> [any EventSink] {
         var sinks: [any EventSink] = [options.format.standardOutputSink()]
         do {
             if let command = options.execCommand { sinks.append(try ExecSink(command: command)) }
             if let url = options.mqttURL {
-                let sink = try MQTTSink(url: url, security: options.mqttSecurity, format: options.mqttFormat)
+                let status = MQTTStatusReporting(interval: options.statusInterval) { [statusBoard] online in
+                    statusBoard.json(online: online)
+                }
+                let sink = try MQTTSink(
+                    url: url, security: options.mqttSecurity, format: options.mqttFormat, status: status,
+                    maximumFenceSetBytes: options.maxFenceSetBytes)
                 if case .owntracks = options.mqttFormat {
                     Console.error("geofence run: sink \(sink.name): OwnTracks transitions for enters and exits; dwell, "
                         + "approach and state events have no OwnTracks form and are not published")
