@@ -16,6 +16,7 @@ enum RunCommand {
                                 [--format text|jsonl] [--exec CMD]
                                 [--mqtt mqtt[s]://HOST[:PORT]/TOPIC [--mqtt-ca FILE]
                                  [--mqtt-cert FILE --mqtt-key FILE] [--mqtt-user NAME --mqtt-password-file FILE]]
+                                [--max-fence-set-bytes N]
 
             Restores the regions and their states from the store (created if missing, mode 0600; one daemon per
             store: a second exits 1 naming the one that holds it, through PATH.lock beside it), imports
@@ -46,6 +47,8 @@ enum RunCommand {
               --mqtt-ca FILE    the CA certificates (PEM) for mqtts://; default: the system's
               --mqtt-cert FILE  a client certificate (PEM) for mqtts://, with --mqtt-key (mode 0600)
               --mqtt-user NAME  the user name, with --mqtt-password-file FILE (its first line; mode 0600)
+              --max-fence-set-bytes N  the largest fence set or patch taken from the back-end (default
+                                67108864); a larger one is rejected unread
 
             Signals: SIGTERM/SIGINT stop after delivering what is queued (up to 10 s); a --exec command still
             running then gets SIGTERM, and SIGKILL 2 s later; SIGHUP re-reads the regions, and the MQTT files
@@ -70,6 +73,9 @@ enum RunCommand {
         }
         options.mqttURL = try arguments.option("--mqtt")
         options.mqttSecurity = try mqttSecurity(&arguments, url: options.mqttURL)
+        if let bytes = try arguments.number("--max-fence-set-bytes", in: 1...Double(Int32.max)) {
+            options.maxFenceSetBytes = Int(bytes)
+        }
         try arguments.finish()
         guard storePath != nil else { throw arguments.usageError("--store PATH is required") }
 

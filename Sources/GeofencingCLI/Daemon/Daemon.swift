@@ -34,12 +34,16 @@ final class Daemon: Sendable {
         var keepDelivered = 10_000
         /// How long a stop waits for the sinks to deliver what is queued.
         var drainTimeout = 10.0
+        /// The largest fence set or patch taken (`FenceSetApplier`); larger ones are rejected unread.
+        var maxFenceSetBytes = FenceSetApplier.defaultMaximumBytes
     }
 
     private let options: Options
     private let reloadRequested = Flag()
     /// The MQTT sink, once made: SIGHUP has it read its files again.
     private let mqttSink = Locked<MQTTSink?>(nil)
+    /// Where fence sets are applied, one at a time.
+    private let fenceSetQueue = DispatchQueue(label: "geofence.fence-sets")
 
     init(options: Options) {
         self.options = options
@@ -49,6 +53,28 @@ final class Daemon: Sendable {
     func requestReload() {
         reloadRequested.set()
         mqttSink.withLock { $0?.reload() }
+    }
+
+    /// Applies a fence set or patch from the back-end (`FenceSetApplier`) on its own connection to the store, and
+    /// when it changed the regions has the monitor reload them between two fixes (states of identifiers that stay
+    /// are kept, as for SIGHUP). Blocks for the time of the transaction: call it off the fix loop
+    /// (`receiveFenceSet`).
+    func applyFenceSet(_ payload: [UInt8]) -> FenceSetAck {
+        let store: GeofenceStore
+        do { store = try GeofenceStore(path: options.storePath, create: false) } catch {
+            return FenceSetAck(version: nil, status: .rejected, fences: 0, error: "store \(options.storePath): \(error)")
+        }
+        let ack = FenceSetApplier(store: store, maximumBytes: options.maxFenceSetBytes).apply(payload)
+        if ack.status == .applied { reloadRequested.set() }
+        Console.error("geofence run: fence set \(ack.version.map(PrintableText.escaped) ?? "(unread)"): "
+            + "\(ack.status.rawValue)\(ack.error.map { ": \($0)" } ?? "")")
+        return ack
+    }
+
+    /// Applies a message (as `applyFenceSet`) on a background queue, one message at a time in arrival order, so that
+    /// neither the caller's thread (the MQTT network thread) nor the fix loop waits for it; `answer` gets the ack.
+    func receiveFenceSet(_ payload: [UInt8], answer: @escaping @Sendable (FenceSetAck) -> Void) {
+        fenceSetQueue.async { answer(self.applyFenceSet(payload)) }
     }
 
     /// Runs until the input ends or the task is cancelled (SIGTERM, SIGINT); then lets the sinks deliver what is
@@ -86,7 +112,9 @@ final class Daemon: Sendable {
         let stored = try storeCall { try store.regions() }
         var configuration = MonitorConfiguration()
         configuration.firstSequence = try storeCall { try store.lastSequence() } + 1
-        configuration.capacity = min(Int(UInt32(1) << 24) - 1, max(1024, 2 * stored.count))
+        // Room for the largest fence set the daemon may be sent while it runs (the capacity is a bound, not memory).
+        configuration.capacity = min(Int(UInt32(1) << 24) - 1,
+                                     max(FenceSetApplier.maximumFences, 2 * stored.count))
         let monitor = try RegionMonitor(configuration: configuration)
         for entry in stored { restore(entry, into: monitor) }
         var monitored = Set(stored.map(\.region.identifier))
