@@ -159,8 +159,8 @@ struct SchemaMigrationTests {
         try expectVersionOneContent(store)
     }
 
-    @Test("a new store is created at version 3 with the datum, approach and shape columns")
-    func newStoreIsVersionThree() throws {
+    @Test("a new store is created at the current version with the datum, approach and shape columns")
+    func newStoreIsCurrentVersion() throws {
         let fresh = directory.path("new.sqlite")
         do {
             let store = try GeofenceStore(path: fresh)

@@ -213,7 +213,7 @@ final class Daemon: Sendable {
     }
 
     /// Applies the store's regions to the monitor: new and changed ones restored, removed ones stopped.
-    private func reload(from store: GeofenceStore, into monitor: RegionMonitor, monitored: Set<String>) -> Set<String> {
+    func reload(from store: GeofenceStore, into monitor: RegionMonitor, monitored: Set<String>) -> Set<String> {
         guard let stored = try? store.regions() else {
             Console.error("geofence run: reload: cannot read the store's regions; keeping the current ones")
             return monitored
