@@ -160,7 +160,7 @@ struct FenceSetApplierTests {
 
         let daemon = Daemon(options: Daemon.Options(storePath: store.path, input: .nmea(path: "-")))
         let monitor = try RegionMonitor(configuration: MonitorConfiguration())
-        var monitored = Set<String>()
+        var monitored: [String: Region] = [:]
         let load = clock.measure { monitored = daemon.reload(from: store, into: monitor, monitored: monitored) }
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let origin = Fix(coordinate: DaemonFixtures.east(0), timestamp: start, horizontalAccuracy: 5)

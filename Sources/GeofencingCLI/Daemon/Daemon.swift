@@ -117,7 +117,7 @@ final class Daemon: Sendable {
                                      max(FenceSetApplier.maximumFences, 2 * stored.count))
         let monitor = try RegionMonitor(configuration: configuration)
         for entry in stored { restore(entry, into: monitor) }
-        var monitored = Set(stored.map(\.region.identifier))
+        var monitored = Dictionary(stored.map { ($0.region.identifier, $0.region) }) { _, later in later }
         if stored.isEmpty { Console.error("geofence run: warning: the store holds no regions (add them with --fences)") }
 
         let workers = try sinks.map { sink in
@@ -212,16 +212,31 @@ final class Daemon: Sendable {
         }
     }
 
-    /// Applies the store's regions to the monitor: new and changed ones restored, removed ones stopped.
-    func reload(from store: GeofenceStore, into monitor: RegionMonitor, monitored: Set<String>) -> Set<String> {
+    /// Applies the store's regions to the monitor: new and changed ones restored with their stored states, removed
+    /// ones stopped. One whose definition the monitor already has is left as it is: its state in the monitor is the
+    /// newest (the store's is what the monitor reported, or older when storing it failed), and a large fence set
+    /// that keeps most regions reloads in the time of reading it. `monitored`: the definitions the monitor holds.
+    func reload(
+        from store: GeofenceStore, into monitor: RegionMonitor, monitored: [String: Region]
+    ) -> [String: Region] {
         guard let stored = try? store.regions() else {
             Console.error("geofence run: reload: cannot read the store's regions; keeping the current ones")
             return monitored
         }
-        let current = Set(stored.map(\.region.identifier))
-        for identifier in monitored.subtracting(current) { monitor.stopMonitoring(identifier: identifier) }
-        for entry in stored { restore(entry, into: monitor) }
-        Console.error("geofence run: reloaded \(stored.count) regions")
+        var current: [String: Region] = [:]
+        current.reserveCapacity(stored.count)
+        for entry in stored { current[entry.region.identifier] = entry.region }
+        var removed = 0
+        for identifier in monitored.keys where current[identifier] == nil {
+            monitor.stopMonitoring(identifier: identifier)
+            removed += 1
+        }
+        var restored = 0
+        for entry in stored where monitored[entry.region.identifier] != entry.region {
+            restore(entry, into: monitor)
+            restored += 1
+        }
+        Console.error("geofence run: reloaded \(stored.count) regions (\(restored) new or changed, \(removed) removed)")
         return current
     }
 
