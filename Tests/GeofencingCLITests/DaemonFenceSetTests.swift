@@ -62,3 +62,39 @@ struct DaemonFenceSetTests {
         #expect(try outbox.fenceSetVersion() == "v2")
     }
 }
+
+/// `geofence fences apply FILE`: the same code as the daemon's, with the ack on standard output.
+@Suite(.enabled(if: GeofenceExecutable.isBuilt, "the geofence executable is not built next to the tests"))
+struct FencesApplyCommandTests {
+    @Test func appliesPrintsTheAckAndRejectsWithExitOne() throws {
+        let directory = try GeofenceExecutable.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("unit.db").path
+        let file = directory.appendingPathComponent("set.geojson")
+        let circle = FenceSetApplierTests.circle
+        try Data(FenceSetApplierTests.set("\"v1\"", [circle("A", 500, "80", "")])).write(to: file)
+        let applied = try GeofenceExecutable.run(["fences", "apply", file.path, "--store", store])
+        #expect(applied.status == 0, "\(applied.standardError)")
+        #expect(applied.standardOutput
+            == #"{"version":"v1","status":"applied","fences":1,"added":1,"removed":0,"replaced":0,"error":null}"# + "\n")
+        let again = try GeofenceExecutable.run(["fences", "apply", file.path, "--store", store])
+        #expect(again.status == 0)
+        #expect(again.standardOutput.contains(#""status":"unchanged""#))
+
+        let before = try GeofenceExecutable.run(["fences", "export", "--store", store]).standardOutput
+        try Data(FenceSetApplierTests.set("\"v2\"", [circle("A", 500, "80", ""), circle("B", 900, "true", "")]))
+            .write(to: file)
+        let rejected = try GeofenceExecutable.run(["fences", "apply", file.path, "--store", store])
+        #expect(rejected.status == 1)
+        #expect(rejected.standardOutput.contains(#""version":null,"status":"rejected","fences":1"#))
+        #expect(rejected.standardOutput.contains(#"feature 2 (id \"B\"): field properties.radius"#))
+        #expect(rejected.standardError.contains("rejected"))
+        let oversized = try GeofenceExecutable.run(["fences", "apply", file.path, "--store", store,
+                                                    "--max-fence-set-bytes", "100"])
+        #expect(oversized.status == 1)
+        #expect(oversized.standardOutput.contains("more than --max-fence-set-bytes 100"))
+        #expect(try GeofenceExecutable.run(["fences", "export", "--store", store]).standardOutput == before)
+        let reopened = try GeofenceStore(path: store, readOnly: true)
+        #expect(try reopened.fenceSetVersion() == "v1")
+    }
+}
