@@ -46,7 +46,9 @@ struct DaemonFenceSetTests {
         let beforeSet = try events().count
         let ack = await withCheckedContinuation { continuation in
             daemon.receiveFenceSet(FenceSetApplierTests.set(
-                "\"v2\"", [circle("A", 500, "300", ""), circle("C", 1_300, "200", "")])) { continuation.resume(returning: $0) }
+                "\"v2\"", [circle("A", 500, "300", ""), circle("C", 1_300, "200", "")])) {
+                continuation.resume(returning: $0)
+            }
         }
         #expect(ack == FenceSetAck(version: "v2", status: .applied, fences: 2, added: 1, removed: 1))
         input.fileHandleForWriting.write(Data(DaemonFixtures.nmea(drive.observations[split...]).utf8))
@@ -75,8 +77,8 @@ struct FencesApplyCommandTests {
         try Data(FenceSetApplierTests.set("\"v1\"", [circle("A", 500, "80", "")])).write(to: file)
         let applied = try GeofenceExecutable.run(["fences", "apply", file.path, "--store", store])
         #expect(applied.status == 0, "\(applied.standardError)")
-        #expect(applied.standardOutput
-            == #"{"version":"v1","status":"applied","fences":1,"added":1,"removed":0,"replaced":0,"error":null}"# + "\n")
+        let ack = #"{"version":"v1","status":"applied","fences":1,"added":1,"removed":0,"replaced":0,"error":null}"#
+        #expect(applied.standardOutput == ack + "\n")
         let again = try GeofenceExecutable.run(["fences", "apply", file.path, "--store", store])
         #expect(again.status == 0)
         #expect(again.standardOutput.contains(#""status":"unchanged""#))

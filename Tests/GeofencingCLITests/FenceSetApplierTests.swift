@@ -27,12 +27,14 @@ struct FenceSetApplierTests {
     }
 
     static func set(_ version: String, _ features: [String]) -> [UInt8] {
-        Array("{\"type\":\"FeatureCollection\",\"version\":\(version),\"features\":[\(features.joined(separator: ","))]}".utf8)
+        let members = "\"version\":\(version),\"features\":[\(features.joined(separator: ","))]"
+        return Array("{\"type\":\"FeatureCollection\",\(members)}".utf8)
     }
 
     static func patch(base: String, version: String, upsert: [String] = [], remove: [String] = []) -> [UInt8] {
         let removed = remove.map { "\"\($0)\"" }.joined(separator: ",")
-        return Array(("{\"base_version\":\"\(base)\",\"version\":\"\(version)\",\"upsert\":[\(upsert.joined(separator: ","))],"
+        let upserted = upsert.joined(separator: ",")
+        return Array(("{\"base_version\":\"\(base)\",\"version\":\"\(version)\",\"upsert\":[\(upserted)],"
             + "\"remove\":[\(removed)]}").utf8)
     }
 
@@ -64,7 +66,8 @@ struct FenceSetApplierTests {
         let message = Self.set("\"v1\"", [Self.circle("A", at: 500), Self.circle("B", at: 1_500)])
         let ack = apply(message)
         #expect(ack == FenceSetAck(version: "v1", status: .applied, fences: 2, added: 2))
-        #expect(ack.json == #"{"version":"v1","status":"applied","fences":2,"added":2,"removed":0,"replaced":0,"error":null}"#)
+        #expect(ack.json
+            == #"{"version":"v1","status":"applied","fences":2,"added":2,"removed":0,"replaced":0,"error":null}"#)
         #expect(try store.fenceSetVersion() == "v1")
         #expect(try store.regions().map(\.region.identifier) == ["A", "B"])
 
@@ -76,7 +79,8 @@ struct FenceSetApplierTests {
 
     /// A set that keeps A as it is, widens B, drops C and adds D: A and B keep their states, D starts unknown.
     @Test func identifiersThatStayKeepTheirStates() throws {
-        _ = apply(Self.set("\"v1\"", [Self.circle("A", at: 500), Self.circle("B", at: 1_500), Self.circle("C", at: 2_500)]))
+        _ = apply(Self.set("\"v1\"", [Self.circle("A", at: 500), Self.circle("B", at: 1_500),
+                                      Self.circle("C", at: 2_500)]))
         let inside = RegionStateRecord(state: .inside, insideSince: Date(timeIntervalSince1970: 1_700_000_000))
         try store.append([], states: ["A": inside, "B": RegionStateRecord(state: .outside)])
 
@@ -85,7 +89,8 @@ struct FenceSetApplierTests {
         #expect(ack == FenceSetAck(version: "v2", status: .applied, fences: 3, added: 1, removed: 1, replaced: 1))
         let stored = try store.regions()
         #expect(stored.map(\.region.identifier) == ["A", "B", "D"])
-        #expect(stored.map(\.stateRecord) == [inside, RegionStateRecord(state: .outside), RegionStateRecord(state: .unknown)])
+        #expect(stored.map(\.stateRecord)
+            == [inside, RegionStateRecord(state: .outside), RegionStateRecord(state: .unknown)])
         #expect(stored[1].region.radius == 120)
     }
 
@@ -101,7 +106,8 @@ struct FenceSetApplierTests {
         _ = apply(Self.set("\"v1\"", [Self.circle("A", at: 500), Self.circle("B", at: 1_500)]))
         let patch = Self.patch(base: "v1", version: "v2", upsert: [Self.circle("C", at: 2_500),
                                                                   Self.circle("A", at: 600)], remove: ["B"])
-        #expect(apply(patch) == FenceSetAck(version: "v2", status: .applied, fences: 2, added: 1, removed: 1, replaced: 1))
+        #expect(apply(patch)
+            == FenceSetAck(version: "v2", status: .applied, fences: 2, added: 1, removed: 1, replaced: 1))
         #expect(try store.regions().map(\.region.identifier) == ["A", "C"])
         #expect(try store.fenceSetVersion() == "v2")
         // The same patch delivered again (a retained message at reconnect): already applied.
@@ -110,10 +116,12 @@ struct FenceSetApplierTests {
 
     @Test func rejectedMessagesChangeNothing() throws {
         _ = apply(Self.set("\"v1\"", [Self.circle("A", at: 500), Self.circle("B", at: 1_500)]))
-        try store.append([], states: ["A": RegionStateRecord(state: .inside, insideSince: Date(timeIntervalSince1970: 0))])
+        let inside = RegionStateRecord(state: .inside, insideSince: Date(timeIntervalSince1970: 0))
+        try store.append([], states: ["A": inside])
 
         // A bad feature: the error names the feature and the field.
-        try expectRejected(Self.set("\"v2\"", [Self.circle("A", at: 500), Self.circle("B", at: 1_500, radius: "\"80\"")]),
+        try expectRejected(Self.set("\"v2\"", [Self.circle("A", at: 500),
+                                               Self.circle("B", at: 1_500, radius: "\"80\"")]),
                            "feature 2 (id \"B\")", "field properties.radius")
         try expectRejected(Self.set("\"v2\"", [Self.circle("A", at: 500), Self.circle("C", at: 1_500, radius: "0.5")]),
                            "feature 2 (id \"C\")", "properties.radius")

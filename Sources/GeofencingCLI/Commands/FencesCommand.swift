@@ -37,8 +37,8 @@ enum FencesCommand {
                        circles only: a store with a polygon or a corridor exports as GeoJSON (exit 1, nothing
                        written, for --format csv)
 
-            Only import and apply create a store (mode 0600); list, export and remove exit 1 with "no store at PATH" when there
-            is none. A running 'geofence run' picks up changes on SIGHUP.
+            Only import and apply create a store (mode 0600); list, export and remove exit 1 with "no store at
+            PATH" when there is none. A running 'geofence run' picks up changes on SIGHUP.
             """,
         run: run)
 

@@ -62,7 +62,8 @@ final class Daemon: Sendable {
     func applyFenceSet(_ payload: [UInt8]) -> FenceSetAck {
         let store: GeofenceStore
         do { store = try GeofenceStore(path: options.storePath, create: false) } catch {
-            return FenceSetAck(version: nil, status: .rejected, fences: 0, error: "store \(options.storePath): \(error)")
+            return FenceSetAck(version: nil, status: .rejected, fences: 0,
+                               error: "store \(options.storePath): \(error)")
         }
         let ack = FenceSetApplier(store: store, maximumBytes: options.maxFenceSetBytes).apply(payload)
         if ack.status == .applied { reloadRequested.set() }

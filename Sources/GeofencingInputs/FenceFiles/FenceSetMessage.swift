@@ -46,7 +46,9 @@ public struct FenceSetMessage: Sendable, Equatable {
         return try result.get()
     }
 
-    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, name: String) throws(FenceFileError) -> FenceSetMessage {
+    private static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, name: String
+    ) throws(FenceFileError) -> FenceSetMessage {
         func syntax<T>(_ step: () throws(FenceJSONSyntaxError) -> T) throws(FenceFileError) -> T {
             do { return try step() } catch { throw FenceJSONSyntax.error(error, in: bytes, file: name) }
         }
