@@ -31,7 +31,10 @@ struct FenceSetApplier {
     var messageName = "fence set"
 
     func apply(_ payload: [UInt8]) -> FenceSetAck {
-        let held = (try? store.regions()) ?? []
+        let held: [StoredRegion]
+        do { held = try store.regions() } catch {
+            return FenceSetAck(version: nil, status: .rejected, fences: 0, error: "store \(store.path): \(error)")
+        }
         func rejected(_ version: String?, _ reason: String) -> FenceSetAck {
             FenceSetAck(version: version, status: .rejected, fences: held.count, error: reason)
         }
