@@ -338,7 +338,7 @@ public final class GeofenceStore {
 
     /// Every method that writes starts here, so that on a read-only store it fails even when it would have found
     /// nothing to change (SQLite itself refuses only actual writes).
-    private func requireWritable() throws(StoreError) {
+    func requireWritable() throws(StoreError) {
         if isReadOnly { throw .readOnly(path: path, reason: "the store was opened read-only") }
     }
 

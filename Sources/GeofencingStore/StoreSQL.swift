@@ -17,13 +17,14 @@ enum StoreSQL {
     /// `PRAGMA application_id` of a geofence store: "GeoF" in ASCII. Tells our file from other SQLite files.
     static let applicationID: Int32 = 0x4765_6F46
     /// `PRAGMA user_version`: the schema version this build writes and reads. Bump it with a migration.
-    static let schemaVersion: Int32 = 3
+    static let schemaVersion: Int32 = 4
     /// The `meta` key of the highest sequence number ever appended (kept when events are pruned).
     static let lastSequenceKey = "last_sequence"
 
-    /// The current version (3). Run in one write transaction, with the two pragmas that mark the file as ours.
+    /// The current version (4). Run in one write transaction, with the two pragmas that mark the file as ours.
     /// Version 1 lacked the columns regions.source_datum, approach_seconds and approach_distance; version 2 had
-    /// circles only (no regions.shape and geometry, radius NOT NULL). `migrations` upgrades an older file.
+    /// circles only (no regions.shape and geometry, radius NOT NULL); version 3 lacked the fence_set table.
+    /// `migrations` upgrades an older file.
     static let createSchema = SQLStatement(
         name: "create schema",
         text: """
@@ -54,6 +55,8 @@ enum StoreSQL {
                 name   TEXT PRIMARY KEY NOT NULL,
                 cursor INTEGER NOT NULL CHECK (cursor >= 0)
             ) STRICT, WITHOUT ROWID;
+
+            \(fenceSetTable);
 
             INSERT INTO meta (key, value) VALUES ('\(lastSequenceKey)', 0);
             PRAGMA application_id = \(applicationID);
@@ -101,6 +104,16 @@ enum StoreSQL {
         """
     }
 
+    /// The version of the fence set last applied (`GeofenceStore.applyFenceSet`): one row, or none while no set has
+    /// been applied. A separate table rather than a `meta` row, because meta's values are integers and a version
+    /// is the back-end's text.
+    static let fenceSetTable = """
+        CREATE TABLE fence_set (
+            singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+            version   TEXT NOT NULL
+        ) STRICT
+        """
+
     /// Version 2's columns, as version 3's table and the migration from version 1 define them (ALTER TABLE ADD
     /// COLUMN takes the same definition, with a non-NULL default for the NOT NULL column).
     /// The datum the centre was given in (`Datum.rawValue`); latitude and longitude stay WGS-84.
@@ -146,6 +159,10 @@ enum StoreSQL {
                     """),
             SQLStatement(name: "migrate to version 3: drop the old regions", text: "DROP TABLE regions_version_2"),
             SQLStatement(name: "migrate to version 3: set user_version", text: "PRAGMA user_version = 3"),
+        ],
+        3: [
+            SQLStatement(name: "migrate to version 4: create fence_set", text: fenceSetTable),
+            SQLStatement(name: "migrate to version 4: set user_version", text: "PRAGMA user_version = 4"),
         ],
     ]
 
@@ -217,6 +234,13 @@ enum StoreSQL {
             """)
 
     // MARK: Outbox
+
+    static let selectFenceSetVersion = SQLStatement(
+        name: "select fence-set version", text: "SELECT version FROM fence_set WHERE singleton = 1")
+    static let replaceFenceSetVersion = SQLStatement(
+        name: "store fence-set version",
+        text: "INSERT INTO fence_set (singleton, version) VALUES (1, ?1) "
+            + "ON CONFLICT (singleton) DO UPDATE SET version = excluded.version")
 
     static let selectLastSequence = SQLStatement(
         name: "select last sequence", text: "SELECT value FROM meta WHERE key = '\(lastSequenceKey)'")

@@ -92,7 +92,7 @@ struct SchemaMigrationTests {
         #expect(try store.undelivered(sink: "jsonl", limit: 10).map(\.sequence) == [2])
     }
 
-    @Test("opening a version-1 store for writing upgrades it through version 2 to 3 and keeps everything")
+    @Test("opening a version-1 store for writing upgrades it through versions 2 and 3 to 4 and keeps everything")
     func upgradesVersionOne() throws {
         try makeVersionOneStore()
         do {
@@ -105,7 +105,7 @@ struct SchemaMigrationTests {
             depot.approach = ApproachAlarm(leadTime: 45, maximumDistance: 600)
             try store.upsertRegions([gcj, depot])
         }
-        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "3\n")
+        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "4\n")
         #expect(try run(SQLiteShell.executable, [path, "PRAGMA quick_check"]) == "ok\n")
         let reopened = try GeofenceStore(path: path, readOnly: true)
         let beijing = try #require(try reopened.region(identifier: "beijing"))
@@ -123,18 +123,19 @@ struct SchemaMigrationTests {
         try makeVersionOneStore()
         let before = try #require(fileBytes(path))
         let error = #expect(throws: StoreError.self) { _ = try GeofenceStore(path: path, readOnly: true) }
-        #expect(error == .schemaNeedsUpgrade(path: path, found: 1, current: 3))
+        #expect(error == .schemaNeedsUpgrade(path: path, found: 1, current: 4))
         #expect(error?.description.contains("version 1") == true)
         #expect(fileBytes(path) == before)
     }
 
     /// Each step failing in turn (the disk full at every ALTER and version pragma of 1 -> 2, and at every step of
-    /// 2 -> 3, which run in the same transaction): the open throws, and the file is byte for byte the version-1
-    /// file, which then upgrades normally.
+    /// 2 -> 3 and 3 -> 4, which run in the same transaction): the open throws, and the file is byte for byte the
+    /// version-1 file, which then upgrades normally.
     @Test("a failure during the migration leaves the version-1 file untouched", arguments: [
         "migrate to version 2: add regions.source_datum", "migrate to version 2: add regions.approach_seconds",
         "migrate to version 2: add regions.approach_distance", "migrate to version 2: set user_version",
         "migrate to version 3: copy regions as circles", "migrate to version 3: set user_version",
+        "migrate to version 4: create fence_set", "migrate to version 4: set user_version",
     ])
     func failedMigrationChangesNothing(failingStep: String) throws {
         try makeVersionOneStore()
@@ -158,8 +159,8 @@ struct SchemaMigrationTests {
         try expectVersionOneContent(store)
     }
 
-    @Test("a new store is created at version 3 with the datum, approach and shape columns")
-    func newStoreIsVersionThree() throws {
+    @Test("a new store is created at the current version with the datum, approach and shape columns")
+    func newStoreIsCurrentVersion() throws {
         let fresh = directory.path("new.sqlite")
         do {
             let store = try GeofenceStore(path: fresh)

@@ -122,7 +122,7 @@ struct SchemaVersionTwoMigrationTests {
         #expect(try store.events(after: 0, limit: 10).map(\.interpolated) == [false, true, false])
     }
 
-    @Test("opening a version-2 store for writing upgrades it to 3: every region a circle as it was, all else kept")
+    @Test("opening a version-2 store for writing upgrades it to 3 and 4: every region a circle, all else kept")
     func upgradesVersionTwo() throws {
         try makeVersionTwoStore()
         let corridor = Region(
@@ -135,7 +135,7 @@ struct SchemaVersionTwoMigrationTests {
             // The new columns work in the upgraded file; the new region goes after the old ones.
             try store.upsertRegions([corridor])
         }
-        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "3\n")
+        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "4\n")
         #expect(try run(SQLiteShell.executable, [path, "PRAGMA quick_check"]) == "ok\n")
         #expect(try run(SQLiteShell.executable, [path, "SELECT position FROM regions ORDER BY position"])
             == "1\n3\n7\n8\n", "positions are kept, so the order is")
@@ -161,7 +161,7 @@ struct SchemaVersionTwoMigrationTests {
         try makeVersionTwoStore()
         let before = try #require(fileBytes(path))
         let error = #expect(throws: StoreError.self) { _ = try GeofenceStore(path: path, readOnly: true) }
-        #expect(error == .schemaNeedsUpgrade(path: path, found: 2, current: 3))
+        #expect(error == .schemaNeedsUpgrade(path: path, found: 2, current: 4))
         #expect(fileBytes(path) == before)
     }
 

@@ -56,8 +56,9 @@ enum RunCommand {
               --mqtt-tid ID     OwnTracks' tracker id (tid); default: the last two characters of DEVICE
               --status-interval S  seconds between two statuses on BASE/status (default 60; 0: only at
                                 connection and on change)
-              --max-fence-set-bytes N  the largest fence set the broker may send (default 67108864): the MQTT
-                                maximum packet size (N + 65552), beyond which the broker drops a message
+              --max-fence-set-bytes N  the largest fence set or patch taken from the back-end (default
+                                67108864): a larger one is rejected unread, and the broker is asked (MQTT 5 maximum
+                                packet size N + 65552) not to send one
               --config FILE     read options from FILE: 'key = value' lines, the keys the long options without
                                 '--' ('store = /var/lib/geofence/store.db'), '#' comments, 'true'/'false' for
                                 flags; options given on the command line win
@@ -92,7 +93,7 @@ enum RunCommand {
         options.statusInterval = Int(try arguments.number("--status-interval", in: 0...86_400) ?? 60)
         options.maxFenceSetBytes = Int(
             try arguments.number("--max-fence-set-bytes", in: 1...256_000_000)
-                ?? Double(MQTTSink.defaultMaximumFenceSetBytes))
+                ?? Double(FenceSetApplier.defaultMaximumBytes))
         try arguments.finish()
         guard storePath != nil else { throw arguments.usageError("--store PATH is required") }
 

@@ -38,8 +38,9 @@ final class Daemon: Sendable {
         /// Seconds between two statuses on the MQTT sink's BASE/status while connected (0: at connection and on
         /// change only).
         var statusInterval = 60
-        /// The largest fence-set message the broker may send (`MQTTSink.maximumFenceSetBytes`).
-        var maxFenceSetBytes = MQTTSink.defaultMaximumFenceSetBytes
+        /// The largest fence set or patch taken (`FenceSetApplier`); larger ones are rejected unread, and the MQTT
+        /// sink asks the broker not to send them (`MQTTSink.maximumFenceSetBytes`).
+        var maxFenceSetBytes = FenceSetApplier.defaultMaximumBytes
     }
 
     private let options: Options
@@ -48,6 +49,8 @@ final class Daemon: Sendable {
     private let mqttSink = Locked<MQTTSink?>(nil)
     /// The unit's status, published by the MQTT sink.
     private let statusBoard = UnitStatusBoard()
+    /// Where fence sets are applied, one at a time.
+    private let fenceSetQueue = DispatchQueue(label: "geofence.fence-sets")
 
     init(options: Options) {
         self.options = options
@@ -57,6 +60,32 @@ final class Daemon: Sendable {
     func requestReload() {
         reloadRequested.set()
         mqttSink.withLock { $0?.reload() }
+    }
+
+    /// Applies a fence set or patch from the back-end (`FenceSetApplier`) on its own connection to the store, and
+    /// when it changed the regions has the monitor reload them between two fixes (states of identifiers that stay
+    /// are kept, as for SIGHUP). Blocks for the time of the transaction: call it off the fix loop
+    /// (`receiveFenceSet`).
+    func applyFenceSet(_ payload: [UInt8]) -> FenceSetAck {
+        let store: GeofenceStore
+        do { store = try GeofenceStore(path: options.storePath, create: false) } catch {
+            return FenceSetAck(version: nil, status: .rejected, fences: 0,
+                               error: "store \(options.storePath): \(error)")
+        }
+        let ack = FenceSetApplier(store: store, maximumBytes: options.maxFenceSetBytes).apply(payload)
+        if ack.status == .applied {
+            reloadRequested.set()
+            updateStatus { $0.fenceSetVersion = ack.version }
+        }
+        Console.error("geofence run: fence set \(ack.version.map(PrintableText.escaped) ?? "(unread)"): "
+            + "\(ack.status.rawValue)\(ack.error.map { ": \($0)" } ?? "")")
+        return ack
+    }
+
+    /// Applies a message (as `applyFenceSet`) on a background queue, one message at a time in arrival order, so that
+    /// neither the caller's thread (the MQTT network thread) nor the fix loop waits for it; `answer` gets the ack.
+    func receiveFenceSet(_ payload: [UInt8], answer: @escaping @Sendable (FenceSetAck) -> Void) {
+        fenceSetQueue.async { answer(self.applyFenceSet(payload)) }
     }
 
     /// Runs until the input ends or the task is cancelled (SIGTERM, SIGINT); then lets the sinks deliver what is
@@ -94,12 +123,25 @@ final class Daemon: Sendable {
         let stored = try storeCall { try store.regions() }
         var configuration = MonitorConfiguration()
         configuration.firstSequence = try storeCall { try store.lastSequence() } + 1
-        configuration.capacity = min(Int(UInt32(1) << 24) - 1, max(1024, 2 * stored.count))
+        // Room for the largest fence set the daemon may be sent while it runs (the capacity is a bound, not memory).
+        configuration.capacity = min(Int(UInt32(1) << 24) - 1,
+                                     max(FenceSetApplier.maximumFences, 2 * stored.count))
         let monitor = try RegionMonitor(configuration: configuration)
         for entry in stored { restore(entry, into: monitor) }
-        var monitored = Set(stored.map(\.region.identifier))
+        var monitored = Dictionary(stored.map { ($0.region.identifier, $0.region) }) { _, later in later }
         statusBoard.attach(storePath: options.storePath)
-        updateStatus { [count = monitored.count] in $0.fences = count }
+        let fenceSetVersion = try storeCall { try store.fenceSetVersion() }
+        updateStatus { [count = monitored.count] in
+            $0.fences = count
+            $0.fenceSetVersion = fenceSetVersion
+        }
+        // Fence sets from the back-end (BASE/fences): applied off the fix loop, one at a time, answered on
+        // BASE/fences/ack; the monitor takes an applied set at the next fix, as after SIGHUP.
+        if let sink = mqttSink.withLock({ $0 }) {
+            sink.onFenceSetMessage = { [self] payload in
+                receiveFenceSet(payload) { ack in sink.publishAck(ack.json) }
+            }
+        }
         if stored.isEmpty { Console.error("geofence run: warning: the store holds no regions (add them with --fences)") }
 
         let workers = try sinks.map { sink in
@@ -205,16 +247,31 @@ final class Daemon: Sendable {
         }
     }
 
-    /// Applies the store's regions to the monitor: new and changed ones restored, removed ones stopped.
-    private func reload(from store: GeofenceStore, into monitor: RegionMonitor, monitored: Set<String>) -> Set<String> {
+    /// Applies the store's regions to the monitor: new and changed ones restored with their stored states, removed
+    /// ones stopped. One whose definition the monitor already has is left as it is: its state in the monitor is the
+    /// newest (the store's is what the monitor reported, or older when storing it failed), and a large fence set
+    /// that keeps most regions reloads in the time of reading it. `monitored`: the definitions the monitor holds.
+    func reload(
+        from store: GeofenceStore, into monitor: RegionMonitor, monitored: [String: Region]
+    ) -> [String: Region] {
         guard let stored = try? store.regions() else {
             Console.error("geofence run: reload: cannot read the store's regions; keeping the current ones")
             return monitored
         }
-        let current = Set(stored.map(\.region.identifier))
-        for identifier in monitored.subtracting(current) { monitor.stopMonitoring(identifier: identifier) }
-        for entry in stored { restore(entry, into: monitor) }
-        Console.error("geofence run: reloaded \(stored.count) regions")
+        var current: [String: Region] = [:]
+        current.reserveCapacity(stored.count)
+        for entry in stored { current[entry.region.identifier] = entry.region }
+        var removed = 0
+        for identifier in monitored.keys where current[identifier] == nil {
+            monitor.stopMonitoring(identifier: identifier)
+            removed += 1
+        }
+        var restored = 0
+        for entry in stored where monitored[entry.region.identifier] != entry.region {
+            restore(entry, into: monitor)
+            restored += 1
+        }
+        Console.error("geofence run: reloaded \(stored.count) regions (\(restored) new or changed, \(removed) removed)")
         return current
     }
 

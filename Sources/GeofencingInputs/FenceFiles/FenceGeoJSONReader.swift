@@ -113,7 +113,8 @@ enum FenceGeoJSONReader {
 
     // MARK: - One feature
 
-    private static func region(
+    /// One feature read as a region; `number` (1-based) names it in errors. Also used by `FenceSetMessage`.
+    static func region(
         _ json: FenceJSONValue, number: Int, file: String, datum: Datum
     ) throws(FenceFileError) -> Region {
         var identifier: String?
