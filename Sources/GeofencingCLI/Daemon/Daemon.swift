@@ -75,7 +75,11 @@ final class Daemon: Sendable {
         let ack = FenceSetApplier(store: store, maximumBytes: options.maxFenceSetBytes).apply(payload)
         if ack.status == .applied {
             reloadRequested.set()
-            updateStatus { $0.fenceSetVersion = ack.version }
+            // The set's count at once (the monitor takes the set at the next fix, and then counts what it holds).
+            updateStatus {
+                $0.fenceSetVersion = ack.version
+                $0.fences = ack.fences
+            }
         }
         Console.error("geofence run: fence set \(ack.version.map(PrintableText.escaped) ?? "(unread)"): "
             + "\(ack.status.rawValue)\(ack.error.map { ": \($0)" } ?? "")")

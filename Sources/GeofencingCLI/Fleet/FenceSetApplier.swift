@@ -1,6 +1,7 @@
 import Geofencing
 import GeofencingEvents
 import GeofencingInputs
+import GeofencingSinks
 import GeofencingStore
 
 /// Applies fence sets and patches (`FenceSetMessage`) to a store: the whole message is checked first, then its
