@@ -109,6 +109,10 @@ struct DaemonMQTTFenceSetTests {
         }, "\(statuses.messages.suffix(3)) \(daemonLog())")
         Self.stop(daemon, input)
         #expect(daemon.terminationStatus == 0, "\(daemonLog())")
+        // The status's own (read-only) store connection closed before the daemon's: the last one to close
+        // checkpoints the WAL into the store and removes it.
+        let store = directory.appendingPathComponent("unit.db").path
+        #expect(!FileManager.default.fileExists(atPath: store + "-wal"), "the WAL was left behind")
     }
 }
 #endif

@@ -133,7 +133,10 @@ final class Daemon: Sendable {
         let monitor = try RegionMonitor(configuration: configuration)
         for entry in stored { restore(entry, into: monitor) }
         var monitored = Dictionary(stored.map { ($0.region.identifier, $0.region) }) { _, later in later }
-        statusBoard.attach(storePath: options.storePath)
+        // The status goes out only through the MQTT sink; its backlog is read through a connection of its own,
+        // closed before the daemon's (the defer holds `store` until then).
+        if options.mqttURL != nil { statusBoard.attach(storePath: options.storePath) }
+        defer { withExtendedLifetime(store) { statusBoard.detach() } }
         let fenceSetVersion = try storeCall { try store.fenceSetVersion() }
         updateStatus { [count = monitored.count] in
             $0.fences = count

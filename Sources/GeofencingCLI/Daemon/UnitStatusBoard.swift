@@ -17,6 +17,12 @@ final class UnitStatusBoard: Sendable {
         store.withLock { $0 = connection }
     }
 
+    /// Closes the board's connection, before the daemon's own: SQLite checkpoints the WAL into the store when its
+    /// last connection closes, which a read-only one cannot do.
+    func detach() {
+        store.withLock { $0 = nil }
+    }
+
     /// Changes the status; returns whether a part that is published on change changed.
     @discardableResult
     func update(_ change: (inout UnitStatus) -> Void) -> Bool {
