@@ -7,6 +7,7 @@ public final class MQTTSink: EventSink, Sendable {
     public static let isAvailable = false
 
     public let name: String
+    public let format: MQTTFormat
 
     /// Checks the URL (a bad one is reported as such), then throws: this build has no MQTT.
     public init(
@@ -17,6 +18,7 @@ public final class MQTTSink: EventSink, Sendable {
     ) throws(SinkError) {
         let address = try MQTTAddress(url: url)
         name = address.sinkName
+        self.format = format
         try security.check(for: address, sink: name)
         throw SinkError(
             sink: name,

@@ -47,6 +47,7 @@ public final class FleetBrokerSetup {
     }
 }
 
+#if MQTT
 extension FleetBrokerSetup {
     /// A broker with `listener` beside its plain listener, started, and a subscriber to `topic` on the plain listener
     /// that has subscribed (checked). The caller kills the broker; if the subscriber cannot be made, it is killed here.
@@ -65,3 +66,4 @@ extension FleetBrokerSetup {
         }
     }
 }
+#endif
