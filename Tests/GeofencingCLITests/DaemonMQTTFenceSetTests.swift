@@ -12,9 +12,7 @@ import Testing
 struct DaemonMQTTFenceSetTests {
     static let base = "fleet/21"
 
-    static func object(_ json: String) -> [String: Any]? {
-        try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-    }
+    static func object(_ json: String) -> [String: Any]? { FleetUnitProcess.object(json) }
 
     /// A FeatureCollection of circles east of the test area, with its version.
     static func set(version: String, circles: Range<Int>) -> String {
@@ -27,21 +25,9 @@ struct DaemonMQTTFenceSetTests {
             + features.joined(separator: ",") + "]}"
     }
 
-    /// The daemon on the store in `directory`, reading NMEA from a pipe that stays open (no fixes: fence sets do
-    /// not wait for one).
+    /// The daemon on the store in `directory`, without fixes (fence sets do not wait for one).
     static func start(_ directory: URL, _ broker: MosquittoBroker) throws -> (Process, Pipe) {
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: GeofenceExecutable.path)
-        daemon.arguments = ["run", "--store", directory.appendingPathComponent("unit.db").path, "--nmea", "-",
-                            "--mqtt", "\(broker.url)/\(base)", "--status-interval", "0"]
-        let input = Pipe()
-        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        daemon.standardInput = input
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = try FileHandle(
-            forWritingTo: URL(fileURLWithPath: directory.appendingPathComponent("stderr.txt").path))
-        try daemon.run()
-        return (daemon, input)
+        try FleetUnitProcess.start(directory, broker, base: base, extra: ["--status-interval", "0"])
     }
 
     static func stop(_ daemon: Process, _ input: Pipe) {

@@ -15,28 +15,15 @@ import Testing
 struct DaemonMQTTStatusTests {
     static let base = "fleet/12"
 
-    static func object(_ json: String) -> [String: Any]? {
-        try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-    }
+    static func object(_ json: String) -> [String: Any]? { FleetUnitProcess.object(json) }
 
     static func status(_ json: String) -> String? { object(json)?["status"] as? String }
 
-    /// The daemon on the store in `directory`, reading NMEA from a pipe that stays open.
+    /// The daemon on the store in `directory`, reporting its status every second.
     static func start(_ directory: URL, _ broker: MosquittoBroker, fences: Bool) throws -> (Process, Pipe) {
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: GeofenceExecutable.path)
-        var arguments = ["run", "--store", directory.appendingPathComponent("unit.db").path, "--nmea", "-",
-                         "--format", "jsonl", "--mqtt", "\(broker.url)/\(base)", "--status-interval", "1"]
-        if fences { arguments += ["--fences", directory.appendingPathComponent("fences.csv").path] }
-        daemon.arguments = arguments
-        let input = Pipe()
-        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        daemon.standardInput = input
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = try FileHandle(
-            forWritingTo: URL(fileURLWithPath: directory.appendingPathComponent("stderr.txt").path))
-        try daemon.run()
-        return (daemon, input)
+        var extra = ["--format", "jsonl", "--status-interval", "1"]
+        if fences { extra += ["--fences", directory.appendingPathComponent("fences.csv").path] }
+        return try FleetUnitProcess.start(directory, broker, base: base, extra: extra)
     }
 
     @Test func statusOnlineAtConnectOfflineAsWillAndAtStop() async throws {

@@ -30,3 +30,31 @@ enum DaemonFixtures {
         NMEAWriter().log(observations)
     }
 }
+
+#if MQTT
+/// `geofence run` as a fleet unit for the MQTT tests: its store in a directory, NMEA from a pipe that stays open
+/// (write fixes to it, or none), the broker's plain listener, standard error in the directory's stderr.txt.
+enum FleetUnitProcess {
+    /// A JSON message as an object (nil if it is not one).
+    static func object(_ json: String) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+    }
+
+    static func start(
+        _ directory: URL, _ broker: MosquittoBroker, base: String, extra: [String]
+    ) throws -> (Process, Pipe) {
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: GeofenceExecutable.path)
+        daemon.arguments = ["run", "--store", directory.appendingPathComponent("unit.db").path, "--nmea", "-",
+                            "--mqtt", "\(broker.url)/\(base)"] + extra
+        let input = Pipe()
+        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        daemon.standardInput = input
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = try FileHandle(
+            forWritingTo: URL(fileURLWithPath: directory.appendingPathComponent("stderr.txt").path))
+        try daemon.run()
+        return (daemon, input)
+    }
+}
+#endif
