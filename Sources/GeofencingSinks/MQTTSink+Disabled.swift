@@ -32,8 +32,6 @@ public final class MQTTSink: EventSink, Sendable {
 
     public var unpublishedEvents: Int { 0 }
 
-    public static let defaultMaximumFenceSetBytes = 64 << 20
-
     public var onFenceSetMessage: (@Sendable ([UInt8]) -> Void)? {
         get { nil }
         set {}

@@ -26,8 +26,6 @@ public final class MQTTSink: EventSink, Sendable {
     /// Whether this build has MQTT (the package's MQTT trait).
     public static let isAvailable = true
 
-    /// The default bound of a fence-set message's payload (`maximumFenceSetBytes`): 64 MiB.
-    public static let defaultMaximumFenceSetBytes = 64 << 20
     /// What the broker may send beyond a fence set's payload in its PUBLISH packet: the fixed header, the topic, the
     /// packet identifier and up to 64 KiB of properties.
     static let packetHeadroom = 65_536 + 16

@@ -22,3 +22,9 @@ public struct MQTTTopics: Sendable, Hashable {
     /// The longest level appended to the base ("/fences/ack"): a base topic may have 65535 bytes less this.
     static let longestSuffix = "/fences/ack".utf8.count
 }
+
+extension MQTTSink {
+    /// The default bound of a fence-set message's payload (`maximumFenceSetBytes`): 64 MiB. Here, beside the topics,
+    /// so that the builds with and without the MQTT trait share it.
+    public static let defaultMaximumFenceSetBytes = 64 << 20
+}
