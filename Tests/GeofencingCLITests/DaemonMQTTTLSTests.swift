@@ -129,7 +129,12 @@ struct DaemonMQTTTLSTests {
         try daemon.drive()
         await Self.expectAllInOrder(subscriber)
         #expect(try daemon.finish() == 0, "\(daemon.log)")
-        #expect(!daemon.log.contains("events stay queued"), "\(daemon.log)")
+        // No TLS or credential failure on the way. A busy machine may make a handshake outlast the publish wait;
+        // that is a retry, not a refusal.
+        let failures = daemon.logLines(containing: "events stay queued").filter {
+            !$0.contains("not connected within") && !$0.contains("no PUBACK within")
+        }
+        #expect(failures.isEmpty, "\(daemon.log)")
     }
 
     /// The broker's own refusals, a wrong password and a publish its ACL denies: each logged once, with the broker's
