@@ -139,8 +139,19 @@ let package = Package(
         // `swift run perf`: the benchmark. Not part of any library product.
         .executableTarget(
             name: "perf",
-            dependencies: ["CGeofence", "CPerfSupport", "CPerfPeers", "Geofencing", "GeofencingInputs"],
+            dependencies: ["CGeofence", "CPerfSupport", "CPerfPeers", "CPerfCxxPeers", "Geofencing", "GeofencingInputs"],
             path: "Sources/perf"
+        ),
+        // perf only: the peers in C++ behind a C API (boost.geometry's rtree, header-only from Debian's libboost-dev;
+        // S2's S2CellIndex, Debian's libs2-dev, which brings Abseil's shared libraries along).
+        .target(
+            name: "CPerfCxxPeers",
+            dependencies: ["CGeofence", "CPerfPeers"],
+            path: "Sources/CPerfCxxPeers",
+            // Measured as they ship: the debug checks inlined from the headers (S2_DCHECK, BOOST_ASSERT) off, as in
+            // a release build of S2 itself; SwiftPM's release configuration does not define NDEBUG for C++.
+            cxxSettings: [.define("NDEBUG")],
+            linkerSettings: [.linkedLibrary("s2")]
         ),
         // perf only: the peers in C (c-scan, the no-index floor; geos-strtree, GEOS's STRtree through its C API).
         .target(
@@ -227,5 +238,7 @@ let package = Package(
             path: "Tests/GeofencingTests"
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    // The one C++ target, CPerfCxxPeers: S2 0.10 and Abseil 20220623 need C++17.
+    cxxLanguageStandard: .cxx17
 )

@@ -8,7 +8,10 @@ set -euo pipefail
 
 # Build: the C libraries behind the system-library targets (libgps: the gpsd reader; SQLite: the store;
 # libmosquitto: the MQTT sink; GEOS: perf's geos-strtree peer), and gcc for the C core's integer-only check.
-PACKAGES=(gcc libc6-dev pkg-config libgps-dev libsqlite3-dev libmosquitto-dev libgeos-dev)
+# perf's C++ peers (`swift build` builds perf): libboost-dev for boost.geometry's rtree (headers only), libs2-dev for
+# S2's S2CellIndex (it brings Abseil), libstdc++-12-dev for the C++ standard library they compile against.
+PACKAGES=(gcc libc6-dev pkg-config libgps-dev libsqlite3-dev libmosquitto-dev libgeos-dev libboost-dev libs2-dev
+          libstdc++-12-dev)
 
 if [ "${1:-}" = "--test" ]; then
     # gpsd + gpsd-clients: gpsfake, gpspipe and gpsdecode; sqlite3: the store's crash and lock tests; mosquitto:
