@@ -129,8 +129,14 @@ let package = Package(
                 "GeofencingStore",
                 "GeofencingSinks", "GeofencingMap",
             ],
-            path: "Sources/GeofencingCLI"
+            path: "Sources/GeofencingCLI",
+            plugins: ["BuildInfoPlugin"]
         ),
+        // BuildInfo.swift for the CLI (`geofence --version`, the unit's status): the version from the top-level
+        // VERSION file and the checkout's commit, read from files at build time (no git, no network).
+        .plugin(name: "BuildInfoPlugin", capability: .buildTool(), dependencies: ["BuildInfoWriter"],
+                path: "Plugins/BuildInfoPlugin"),
+        .executableTarget(name: "BuildInfoWriter", path: "Plugins/BuildInfoWriter"),
         .executableTarget(
             name: "geofence",
             dependencies: ["GeofencingCLI"],

@@ -24,8 +24,11 @@ if [ "${1:-}" = "--test" ]; then
     # as an unprivileged user in the security test. python3-seccomp: scripts/service-sandbox.py, which runs the
     # daemon under the service unit's system call filter in the service-unit test. strace: the standard-output
     # tests count write and fsync calls. time: GNU time, the fence readers' peak-memory test.
+    # dpkg-dev (dpkg-shlibdeps), binutils (strip), man-db + groff-base (the man page test), lintian: the Debian
+    # package (scripts/build-deb.sh, scripts/check-package.sh).
     PACKAGES+=(gpsd gpsd-clients sqlite3 mosquitto openssl chromium python3 systemd clang-14 libclang-rt-14-dev
-               python3-geographiclib e2fsprogs util-linux python3-seccomp strace time)
+               python3-geographiclib e2fsprogs util-linux python3-seccomp strace time
+               dpkg-dev binutils man-db groff-base lintian)
 elif [ -n "${1:-}" ]; then
     echo "usage: $0 [--test]" >&2
     exit 2

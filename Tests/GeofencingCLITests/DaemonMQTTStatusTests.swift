@@ -62,7 +62,11 @@ struct DaemonMQTTStatusTests {
         }, "\(statuses.messages) \(daemonLog())")
         let online = try #require(statuses.messages.last.flatMap(Self.object))
         #expect(online["status"] as? String == "online")
-        #expect(online["version"] as? String == "0.0.0-dev")
+        // The version is the repository's VERSION file, as the build wrote it into the binary.
+        let version = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("VERSION"), encoding: .utf8)
+        #expect(online["version"] as? String == version.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect((online["traits"] as? [String])?.contains("MQTT") == true, "\(online)")
         #expect(online["fences"] as? Int == 3)
         #expect(online["fence_set_version"] is NSNull)
         let lastFix = try #require(online["last_fix"] as? [String: Any])

@@ -96,6 +96,8 @@ final class Daemon: Sendable {
     /// queued (while they make progress, giving up after `drainTimeout` without any), interrupts a delivery still in
     /// progress (an `--exec` command gets SIGTERM, then SIGKILL after `ExecSink.terminationGrace`) and returns.
     func run() async throws {
+        // The first line of the log says what runs: version, commit, traits (as `geofence --version`).
+        Console.error("geofence run: \(Version.logLine)")
         // The whole command line is checked before the store is opened or changed: every sink is made first (the
         // command resolved in PATH, the MQTT URL parsed), then the fence file is read whole, and only then imported.
         let sinks = try makeSinks()
