@@ -145,7 +145,8 @@ enum MapPageScript {
       approach: "M0,-7L6,0L0,7L-6,0Z", state: "M-5,0A5,5 0 1,0 5,0A5,5 0 1,0 -5,0Z",
     };
     const kindOf = type => Object.prototype.hasOwnProperty.call(SHAPES, type) ? type : "state";
-    const eventText = e => e.type + " " + e.region + " at " + e.time + " \u00b7 seq " + e.seq +
+    const eventText = e => e.type + " " + e.region + " at " + e.time +
+      (e.crossed ? " (crossed at " + e.crossed + ")" : "") + " \u00b7 seq " + e.seq +
       (e.d === null ? "" : " \u00b7 " + e.d + " m from the boundary") + " \u00b7 " + e.state + (e.inferred ? " (inferred)" : "");
 
     // View: screen = (tx + s*x, ty - s*y), s in px per plane metre.

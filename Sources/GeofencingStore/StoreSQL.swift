@@ -17,13 +17,14 @@ enum StoreSQL {
     /// `PRAGMA application_id` of a geofence store: "GeoF" in ASCII. Tells our file from other SQLite files.
     static let applicationID: Int32 = 0x4765_6F46
     /// `PRAGMA user_version`: the schema version this build writes and reads. Bump it with a migration.
-    static let schemaVersion: Int32 = 4
+    static let schemaVersion: Int32 = 5
     /// The `meta` key of the highest sequence number ever appended (kept when events are pruned).
     static let lastSequenceKey = "last_sequence"
 
-    /// The current version (4). Run in one write transaction, with the two pragmas that mark the file as ours.
+    /// The current version (5). Run in one write transaction, with the two pragmas that mark the file as ours.
     /// Version 1 lacked the columns regions.source_datum, approach_seconds and approach_distance; version 2 had
-    /// circles only (no regions.shape and geometry, radius NOT NULL); version 3 lacked the fence_set table.
+    /// circles only (no regions.shape and geometry, radius NOT NULL); version 3 lacked the fence_set table;
+    /// version 4 lacked events.crossed_at.
     /// `migrations` upgrades an older file.
     static let createSchema = SQLStatement(
         name: "create schema",
@@ -47,7 +48,8 @@ enum StoreSQL {
                 distance     REAL,                    -- metres, negative inside; NULL when the state is unknown
                 state        TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
                 inferred     INTEGER NOT NULL CHECK (inferred IN (0, 1)),
-                interpolated INTEGER NOT NULL CHECK (interpolated IN (0, 1))
+                interpolated INTEGER NOT NULL CHECK (interpolated IN (0, 1)),
+                \(crossedAtColumn)                     -- estimated boundary crossing, seconds since 2001; NULL: none
             ) STRICT;
 
             -- Delivery cursors: each sink has delivered every event with sequence <= cursor.
@@ -124,6 +126,10 @@ enum StoreSQL {
     /// Metres from the boundary below which the approach alarm may fire too; NULL: no distance threshold.
     private static let approachDistanceColumn = "approach_distance REAL CHECK (approach_distance > 0)"
 
+    /// Version 5's column, as the new schema and the migration from version 4 define it. NULL for events without a
+    /// crossing (dwell, approach, state) and for every event stored before version 5.
+    private static let crossedAtColumn = "crossed_at   REAL"
+
     /// The steps from each older version to the next, each run in the same write transaction as the others (a
     /// failure rolls the file back to the version it had): `migrations[v]` takes version v to v + 1, one statement
     /// per step, so that errors name the step.
@@ -163,6 +169,12 @@ enum StoreSQL {
         3: [
             SQLStatement(name: "migrate to version 4: create fence_set", text: fenceSetTable),
             SQLStatement(name: "migrate to version 4: set user_version", text: "PRAGMA user_version = 4"),
+        ],
+        // Event crossing times: one column, NULL in the events already stored (their crossing is not known).
+        4: [
+            SQLStatement(name: "migrate to version 5: add events.crossed_at",
+                         text: "ALTER TABLE events ADD COLUMN \(crossedAtColumn)"),
+            SQLStatement(name: "migrate to version 5: set user_version", text: "PRAGMA user_version = 5"),
         ],
     ]
 
@@ -247,19 +259,20 @@ enum StoreSQL {
     static let updateLastSequence = SQLStatement(
         name: "update last sequence", text: "UPDATE meta SET value = ?1 WHERE key = '\(lastSequenceKey)'")
     /// ?1 sequence, ?2 kind, ?3 region, ?4 time, ?5 latitude, ?6 longitude, ?7 distance, ?8 state, ?9 inferred,
-    /// ?10 interpolated.
+    /// ?10 interpolated, ?11 crossed_at.
     static let insertEvent = SQLStatement(
         name: "insert event",
         text: """
             INSERT INTO events (sequence, kind, region, time, latitude, longitude, distance, state, inferred,
-                interpolated)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                interpolated, crossed_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
             """)
-    /// Columns 0 ... 9 in the order of `insertEvent`'s parameters. ?1 after (exclusive), ?2 limit.
+    /// Columns 0 ... 10 in the order of `insertEvent`'s parameters. ?1 after (exclusive), ?2 limit.
     static let selectEventsAfter = SQLStatement(
         name: "select events",
         text: """
-            SELECT sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated
+            SELECT sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated,
+                crossed_at
             FROM events WHERE sequence > ?1 ORDER BY sequence LIMIT ?2
             """)
     /// ?1 deletes every event with sequence <= ?1.

@@ -76,14 +76,17 @@ struct SchemaVersionThreeMigrationTests {
         path = directory.path("v3.sqlite")
     }
 
-    /// A version-3 store with a region inside and an event: version 4's file with its one addition undone.
+    /// A version-3 store with a region inside and an event: the current file with the additions of versions 4 and 5
+    /// undone.
     func makeVersionThreeStore() throws {
         do {
             let store = try GeofenceStore(path: path)
             try store.upsertRegions([Fixture.region("depot")])
             try store.append([Fixture.event(1, .enter, "depot")], states: ["depot": Fixture.inside(since: 0)])
         }
-        try run(SQLiteShell.executable, [path, "DROP TABLE fence_set; PRAGMA user_version = 3;"])
+        try run(SQLiteShell.executable, [
+            path, "DROP TABLE fence_set; ALTER TABLE events DROP COLUMN crossed_at; PRAGMA user_version = 3;",
+        ])
         #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "3\n")
     }
 
@@ -98,7 +101,7 @@ struct SchemaVersionThreeMigrationTests {
             #expect(try store.lastSequence() == 1)
             try store.applyFenceSet(version: "7", expectedVersion: nil, upsert: [], remove: [])
         }
-        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "4\n")
+        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "\(StoreSQL.schemaVersion)\n")
         #expect(try run(SQLiteShell.executable, [path, "PRAGMA quick_check"]) == "ok\n")
         #expect(try run(SQLiteShell.executable, [path, "SELECT version FROM fence_set"]) == "7\n")
     }
@@ -107,7 +110,7 @@ struct SchemaVersionThreeMigrationTests {
     func readOnlyVersionThreeIsRefused() throws {
         try makeVersionThreeStore()
         let before = fileBytes(path)
-        #expect(throws: StoreError.schemaNeedsUpgrade(path: path, found: 3, current: 4)) {
+        #expect(throws: StoreError.schemaNeedsUpgrade(path: path, found: 3, current: StoreSQL.schemaVersion)) {
             _ = try GeofenceStore(path: path, readOnly: true)
         }
         #expect(fileBytes(path) == before)

@@ -43,7 +43,7 @@ extension MonitorEngine {
         for crossing in crossings {
             let point = SegmentPass.point(at: crossing.fraction, from: start.fix.coordinate, to: end.fix.coordinate)
             emit(crossing.kind, crossing.slot, state: crossing.kind == .enter ? .inside : .outside,
-                 time: crossing.time, at: point, distance: 0, interpolated: true)
+                 time: crossing.time, at: point, distance: 0, interpolated: true, crossedAt: crossing.time)
         }
     }
 

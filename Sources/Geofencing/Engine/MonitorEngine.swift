@@ -114,6 +114,9 @@ final class MonitorEngine {
             records[slot]!.insideSince! += step
             changed.insert(slot)
         }
+        for slot in records.indices where records[slot]?.boundaryWatch.since != nil {
+            records[slot]!.boundaryWatch.since! += step
+        }
         approach.shiftTimeBase(by: step)
     }
 
@@ -139,7 +142,7 @@ final class MonitorEngine {
                 let slot = recordSlot(of: hit.handle)
                 records[slot]!.seenAtFix = fixNumber
                 let distance = depth(of: slot, hit: Double(hit.distance_mm) / 1000, at: point, accuracy: accuracy)
-                judge(slot, distance: distance, fix: fix, accuracy: accuracy)
+                judge(slot, distance: distance, at: point, fix: fix, accuracy: accuracy)
             }
         }
         // Regions inside or undetermined that the query did not return are outside by more than 0 m: measure them.
@@ -200,6 +203,7 @@ final class MonitorEngine {
     func setState(_ slot: Int, _ state: RegionState, since time: Date) {
         records[slot]!.state = state
         if state != .unknown { records[slot]!.lastKnownState = state }
+        records[slot]!.boundaryWatch = BoundaryWatch()  // it counts from the side of the state
         changed.insert(slot)
         switch state {
         case .inside:
@@ -231,13 +235,14 @@ final class MonitorEngine {
 
     func emit(
         _ kind: RegionEvent.Kind, _ slot: Int, state: RegionState, time: Date, at coordinate: Coordinate,
-        distance: Double?, inferred: Bool = false, interpolated: Bool = false
+        distance: Double?, inferred: Bool = false, interpolated: Bool = false, crossedAt: Date? = nil
     ) {
         // An approach reports no state: it neither stands for this fix's transition nor answers a state request.
         if kind != .approach { records[slot]!.eventAtFix = fixNumber }
         let event = RegionEvent(
             sequence: nextSequence, kind: kind, region: records[slot]!.region, state: state, time: time,
-            coordinate: coordinate, distance: distance, inferred: inferred, interpolated: interpolated)
+            crossedAt: crossedAt, coordinate: coordinate, distance: distance, inferred: inferred,
+            interpolated: interpolated)
         nextSequence &+= 1  // wraps after 2^64 - 1 instead of trapping (a restored store may start anywhere)
         events.append(event)
     }

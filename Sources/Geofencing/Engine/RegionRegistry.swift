@@ -142,6 +142,8 @@ struct RegionRecord {
     var seenAtFix: UInt64 = 0
     /// The fix number at which this region last produced an event (one state change per region per fix).
     var eventAtFix: UInt64 = 0
+    /// Where the fixes since the last one on the state's side of the boundary crossed it (`BoundaryWatch`).
+    var boundaryWatch = BoundaryWatch()
 
     /// What a store keeps of this region to restore it.
     var stateRecord: RegionStateRecord {

@@ -6,18 +6,27 @@ import Foundation
 /// state reports that follow the transitions of a fix.
 extension MonitorEngine {
     /// Applies the transition rules to one region for one usable fix.
-    func judge(_ slot: Int, distance: Double, fix: Fix, accuracy: Double) {
+    ///
+    /// An enter or exit carries the crossing its `BoundaryWatch` found (`RegionEvent.crossedAt`); an inferred one
+    /// the crossing of the straight segment from the last usable fix before the outage to this fix.
+    func judge(_ slot: Int, distance: Double, at point: gf_point, fix: Fix, accuracy: Double) {
+        watchBoundary(slot, distance: distance, at: point, fix: fix)
         let record = records[slot]!
         guard record.eventAtFix != fixNumber else { return }  // an interpolated pass already spoke for this fix
         let threshold = max(record.hysteresis, accuracy)
         let time = fix.timestamp, at = fix.coordinate
+        let crossedAt = record.boundaryWatch.since
         switch record.state {
         case .inside where distance >= threshold:
             setState(slot, .outside, since: time)
-            if record.region.notifyOnExit { emit(.exit, slot, state: .outside, time: time, at: at, distance: distance) }
+            if record.region.notifyOnExit {
+                emit(.exit, slot, state: .outside, time: time, at: at, distance: distance, crossedAt: crossedAt)
+            }
         case .outside where distance <= -threshold:
             setState(slot, .inside, since: time)
-            if record.region.notifyOnEntry { emit(.enter, slot, state: .inside, time: time, at: at, distance: distance) }
+            if record.region.notifyOnEntry {
+                emit(.enter, slot, state: .inside, time: time, at: at, distance: distance, crossedAt: crossedAt)
+            }
         case .unknown:
             records[slot]!.stateRequested = false
             let before = record.lastKnownState
@@ -27,12 +36,16 @@ extension MonitorEngine {
                 records[slot]!.confirmsQuietly = false
                 let crossed = before == .inside ? distance >= threshold : distance <= -threshold
                 let found: RegionState = crossed ? (before == .inside ? .outside : .inside) : before
+                // Somewhere in the outage: estimated on the straight segment across it (nil after a restart).
+                let inferredCrossing = crossed
+                    ? lastUsable.flatMap { crossingTime(slot, leaving: before, from: $0, to: (fix, point)) } : nil
                 // The dwell clock keeps running when the vehicle stayed inside.
                 setState(slot, found, since: found == .inside && !crossed ? record.insideSince ?? time : time)
+                restartBoundaryWatch(slot, distance: distance, at: point, fix: fix)
                 let notify = found == .inside ? record.region.notifyOnEntry : record.region.notifyOnExit
                 if crossed && notify {
                     emit(found == .inside ? .enter : .exit, slot, state: found, time: time, at: at,
-                         distance: distance, inferred: true)
+                         distance: distance, inferred: true, crossedAt: inferredCrossing)
                 } else if !record.confirmsQuietly {
                     emit(.determined, slot, state: found, time: time, at: at, distance: distance)
                 }
@@ -70,7 +83,7 @@ extension MonitorEngine {
         if distance >= threshold || (record.state == .unknown && distance > accuracy) {
             distance = distanceFromBoundary(point, record)
         }
-        judge(slot, distance: distance, fix: fix, accuracy: accuracy)
+        judge(slot, distance: distance, at: point, fix: fix, accuracy: accuracy)
     }
 
     /// Signed distance in metres from a region's boundary (negative inside), as the core computes it (a polygon
