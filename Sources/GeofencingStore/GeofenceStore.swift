@@ -104,6 +104,23 @@ public final class GeofenceStore {
         }
     }
 
+    /// Every stored region, in the order of `regions()`, handed to `body` one at a time as it is read: a daemon
+    /// restoring 10^6 regions holds one row's objects at a time instead of an array of all of them. `body` must not
+    /// use this store (its statement is still running); a row that cannot be read throws before `body` sees it,
+    /// after the rows before it.
+    public func forEachRegion(_ body: (StoredRegion) -> Void) throws(StoreError) {
+        try connection.forEachRow(StoreSQL.selectRegions) { (row: Statement) throws(StoreError) in
+            body(try StoreRows.region(row, path: path))
+        }
+    }
+
+    /// How many regions the store holds.
+    public func regionCount() throws(StoreError) -> Int {
+        try connection.rows(StoreSQL.countRegions) { (row: Statement) throws(StoreError) in
+            Int(row.int64(0))
+        }.first ?? 0
+    }
+
     /// The region with this identifier, or nil.
     public func region(identifier: String) throws(StoreError) -> StoredRegion? {
         try connection.rows(StoreSQL.selectRegion) { (statement: Statement) throws(StoreError) in

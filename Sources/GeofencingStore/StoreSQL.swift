@@ -202,6 +202,7 @@ enum StoreSQL {
         """
     static let selectRegions = SQLStatement(
         name: "select regions", text: "SELECT \(regionColumns) FROM regions ORDER BY position")
+    static let countRegions = SQLStatement(name: "count regions", text: "SELECT count(*) FROM regions")
     static let selectRegion = SQLStatement(
         name: "select region", text: "SELECT \(regionColumns) FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 latitude, ?3 longitude, ?4 radius, ?5 notify_on_entry, ?6 notify_on_exit, ?7 dwell_time,
