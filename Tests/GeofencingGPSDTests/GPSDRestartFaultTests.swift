@@ -358,9 +358,15 @@ struct OutageRuleCheck {
             }
             for event in group { state[event.region] = event.state }
         }
+        // An outage end with no events is one where no region was inside (the daemon reports only those).
         let seenEnds = Set(events.map(\.time)).intersection(outageEnds)
         for time in outageEnds.subtracting(seenEnds).sorted() {
-            violations.append("no events at \(time), the first fix after an outage")
+            let end = formatter.date(from: time) ?? .distantFuture
+            var last: [String: String] = [:]
+            for event in events where event.date < end { last[event.region] = event.state }
+            if last.values.contains("inside") {
+                violations.append("no events at \(time), the first fix after an outage, with a region inside")
+            }
         }
     }
 
