@@ -214,6 +214,7 @@ enum StoreSQL {
         """
     static let selectRegions = SQLStatement(
         name: "select regions", text: "SELECT \(regionColumns) FROM regions ORDER BY position")
+    static let countRegions = SQLStatement(name: "count regions", text: "SELECT count(*) FROM regions")
     static let selectRegion = SQLStatement(
         name: "select region", text: "SELECT \(regionColumns) FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 latitude, ?3 longitude, ?4 radius, ?5 notify_on_entry, ?6 notify_on_exit, ?7 dwell_time,
@@ -235,6 +236,19 @@ enum StoreSQL {
                 dwell_time, hysteresis, source_datum, approach_seconds, approach_distance, shape, geometry, state,
                 known_state, inside_since, dwell_reported)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'unknown', 'unknown', NULL, 0)
+            """)
+    /// `insertRegion`, or, for an identifier stored already, `updateRegionDefinition`: one statement per region of
+    /// an import (the state columns of a stored region are left as they are).
+    static let upsertRegion = SQLStatement(
+        name: "upsert region",
+        text: insertRegion.text + """
+
+            ON CONFLICT (identifier) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude,
+                radius = excluded.radius, notify_on_entry = excluded.notify_on_entry,
+                notify_on_exit = excluded.notify_on_exit, dwell_time = excluded.dwell_time,
+                hysteresis = excluded.hysteresis, source_datum = excluded.source_datum,
+                approach_seconds = excluded.approach_seconds, approach_distance = excluded.approach_distance,
+                shape = excluded.shape, geometry = excluded.geometry
             """)
     static let deleteRegion = SQLStatement(name: "delete region", text: "DELETE FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 state, ?3 known_state, ?4 inside_since, ?5 dwell_reported.

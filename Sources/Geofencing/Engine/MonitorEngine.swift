@@ -9,7 +9,8 @@ import Foundation
 /// - inside -> outside (exit)  when s >= +threshold
 /// - outside -> inside (enter) when s <= -threshold
 /// - unknown, first determination: inside when s <= -a, outside when s > a (no hysteresis: nothing to flap from);
-///   otherwise it stays unknown. A `determined` event (an enter with `reportsInitialInsideAsEnter`).
+///   otherwise it stays unknown. A `determined` event (an enter with `reportsInitialInsideAsEnter`); with
+///   `determinations = .insideOnly` only when found inside (the state changes silently otherwise).
 /// - unknown after an outage (or a restore): the last known state stands unless the fix is past the boundary by
 ///   the threshold, which is an enter or exit flagged `inferred`; otherwise a `determined` event with that state.
 /// - Observations reach the rules through the GNSS time guard (`GNSSTimeGuard`, `observe(_:)`): a time that jumps
@@ -36,7 +37,8 @@ final class MonitorEngine {
     var freeRecordSlots: [Int] = []
     /// Record slot of each core slot's fence (-1: none): the core's hits name core slots.
     var recordSlotByCoreSlot: [Int32] = []
-    var slotByIdentifier: [String: Int] = [:]
+    /// Record slot of each identifier (keyed by the records' own identifiers: `RegionRegistry.identifierOf`).
+    var slotByIdentifier = IdentifierIndex()
     var inside = SlotList()
     var undetermined = SlotList()
     var dwelling = SlotList()  // inside, with a dwell time, not yet reported
@@ -91,7 +93,7 @@ final class MonitorEngine {
         states.reserveCapacity(changed.count)
         for slot in changed.slots {
             guard let record = records[slot] else { continue }
-            states[record.region.identifier] = record.stateRecord
+            states[record.definition.identifier] = record.stateRecord
         }
         changed.removeAll()
         return states
@@ -194,6 +196,7 @@ final class MonitorEngine {
         for slot in records.indices {
             guard let record = records[slot], record.state != .unknown else { continue }
             setState(slot, .unknown, since: time)
+            guard configuration.reportsDetermination(of: .unknown, before: record.state) else { continue }
             emit(.determined, slot, state: .unknown, time: time, at: last.fix.coordinate, distance: nil)
         }
     }
@@ -226,7 +229,7 @@ final class MonitorEngine {
     /// Keeps `dwelling` = inside, with a dwell time, not yet reported.
     func updateDwelling(_ slot: Int) {
         guard let record = records[slot] else { return }
-        if record.state == .inside, record.region.dwellTime != nil, !record.dwellReported {
+        if record.state == .inside, record.definition.dwellTime != nil, !record.dwellReported {
             dwelling.insert(slot)
         } else {
             dwelling.remove(slot)

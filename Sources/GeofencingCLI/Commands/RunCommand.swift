@@ -28,6 +28,11 @@ enum RunCommand {
             repeated for a region the vehicle was already inside, and an exit that happened while the daemon was
             down is reported on the first fix, flagged inferred.
 
+            States ('type' "state"): a region's state is stored for every region, but reported only for regions
+            found inside (at the first fix, and when an outage makes the state of a region the vehicle was inside
+            unknown); a region found outside says nothing until the vehicle enters it. A store of 10^6 regions
+            thus starts with a handful of events, not 10^6.
+
               --store PATH      the SQLite store (regions, states, event outbox)
               --gpsd HOST:PORT  gpsd to read (default localhost:2947)
               --nmea PATH|-     read NMEA 0183 from a serial device (9600 baud), a FIFO or '-' (standard input)
