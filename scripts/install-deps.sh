@@ -8,7 +8,8 @@ set -euo pipefail
 
 # Build: the C libraries behind the system-library targets (libgps: the gpsd reader; SQLite: the store;
 # libmosquitto: the MQTT sink; GEOS: perf's geos-strtree peer), and gcc for the C core's integer-only check.
-PACKAGES=(gcc libc6-dev pkg-config libgps-dev libsqlite3-dev libmosquitto-dev libgeos-dev)
+# libjs-leaflet: the map's Leaflet, compiled into the binary (Plugins/LeafletEmbedding).
+PACKAGES=(gcc libc6-dev pkg-config libgps-dev libsqlite3-dev libmosquitto-dev libgeos-dev libjs-leaflet)
 
 if [ "${1:-}" = "--test" ]; then
     # gpsd + gpsd-clients: gpsfake, gpspipe and gpsdecode; sqlite3: the store's crash and lock tests; mosquitto:
