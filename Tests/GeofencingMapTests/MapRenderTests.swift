@@ -164,7 +164,7 @@ struct MapRenderTests {
           out.key = map.getZoom() - z0;
           const data = JSON.parse(document.getElementById("map-data").textContent), fence = data.fences;
           const at = map.latLngToContainerPoint([data.origin[0] + fence.y[1] / data.kNorth, data.origin[1] + fence.x[1] / data.kEast]);
-          const canvas = document.querySelector(".leaflet-overlay-pane canvas"), r = canvas.getBoundingClientRect();
+          const canvas = document.querySelector(".leaflet-overlay-pane canvas"), r = map.getContainer().getBoundingClientRect();
           setTimeout(() => {
             canvas.dispatchEvent(new MouseEvent("mousemove", { clientX: r.left + at.x + 20, clientY: r.top + at.y + 50, bubbles: true }));
             setTimeout(() => {

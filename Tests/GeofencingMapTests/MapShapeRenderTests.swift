@@ -75,7 +75,7 @@ struct MapShapeRenderTests {
     private static let hoverScript = """
         (() => {
           const map = window.geofenceMap, points = POINTS, seen = [];
-          const canvas = document.querySelector(".leaflet-overlay-pane canvas"), r = canvas.getBoundingClientRect();
+          const canvas = document.querySelector(".leaflet-overlay-pane canvas"), r = map.getContainer().getBoundingClientRect();
           const step = n => {
             if (n > 0) seen.push(Array.from(document.querySelectorAll(".leaflet-tooltip")).map(t => t.textContent));
             if (n === points.length) { document.body.dataset.tooltips = JSON.stringify(seen); return; }
