@@ -114,12 +114,17 @@ let package = Package(
             ],
             path: "Sources/GeofencingSinks"
         ),
-        // The HTML map: inline SVG and script, no network.
+        // The HTML map on Leaflet, one self-contained file. Leaflet (Debian's libjs-leaflet, BSD-2-clause) is compiled
+        // in at build time by the plugin, so the binary writes maps where the package is not installed.
         .target(
             name: "GeofencingMap",
             dependencies: ["Geofencing", "GeofencingEvents"],
-            path: "Sources/GeofencingMap"
+            path: "Sources/GeofencingMap",
+            plugins: [.plugin(name: "LeafletEmbedding")]
         ),
+        .executableTarget(name: "LeafletEmbedder", path: "Sources/LeafletEmbedder"),
+        .plugin(name: "LeafletEmbedding", capability: .buildTool(), dependencies: ["LeafletEmbedder"],
+                path: "Plugins/LeafletEmbedding"),
         // The commands of `geofence`. The executable target below is their one-line main (the only place the process
         // exits); the tests run that executable as a real process and do not call this library in-process.
         .target(

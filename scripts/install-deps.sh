@@ -10,8 +10,9 @@ set -euo pipefail
 # libmosquitto: the MQTT sink; GEOS: perf's geos-strtree peer), and gcc for the C core's integer-only check.
 # perf's C++ peers (`swift build` builds perf): libboost-dev for boost.geometry's rtree (headers only), libs2-dev for
 # S2's S2CellIndex (it brings Abseil), libstdc++-12-dev for the C++ standard library they compile against.
+# libjs-leaflet: the map's Leaflet, compiled into the binary (Plugins/LeafletEmbedding).
 PACKAGES=(gcc libc6-dev pkg-config libgps-dev libsqlite3-dev libmosquitto-dev libgeos-dev libboost-dev libs2-dev
-          libstdc++-12-dev)
+          libstdc++-12-dev libjs-leaflet)
 
 if [ "${1:-}" = "--test" ]; then
     # gpsd + gpsd-clients: gpsfake, gpspipe and gpsdecode; sqlite3: the store's crash and lock tests; mosquitto:
