@@ -41,7 +41,12 @@ gpsfake_pid=""
 daemon_pid=""
 cleanup() {
     [ -z "$daemon_pid" ] || kill -KILL "$daemon_pid" 2>/dev/null || true
-    [ -z "$gpsfake_pid" ] || { kill -INT "$gpsfake_pid" 2>/dev/null; sleep 1; kill -KILL "$gpsfake_pid" 2>/dev/null; }
+    # Each step may find its process gone already; none of them decides the script's exit status.
+    if [ -n "$gpsfake_pid" ]; then
+        kill -INT "$gpsfake_pid" 2>/dev/null || true
+        sleep 1
+        kill -KILL "$gpsfake_pid" 2>/dev/null || true
+    fi
     if dpkg-query -W -f='${Status}' geofence 2>/dev/null | grep -q "installed\|config-files"; then
         dpkg -P geofence >/dev/null 2>&1 || true
     fi
