@@ -55,15 +55,15 @@ struct MQTTSinkLinkTests {
         try sink.deliver(SampleEvents.event(1))  // waits for the connection
 
         let late = try TestSubscriber(port: broker.port, topic: Self.topics.status)
-        #expect(await late.wait(timeout: .seconds(10)) { !$0.messages.isEmpty }, "retained: \(broker.log)")
+        #expect(await late.wait(timeout: .seconds(60)) { !$0.messages.isEmpty }, "retained: \(broker.log)")
         #expect(Self.field("status", of: late.messages[0]) == "online", "\(late.messages)")
         // The interval is 1 s: more reports arrive while connected, each online.
-        #expect(await late.wait(timeout: .seconds(10)) { $0.messages.count >= 3 }, "periodic: \(late.messages)")
+        #expect(await late.wait(timeout: .seconds(60)) { $0.messages.count >= 3 }, "periodic: \(late.messages)")
         #expect(late.messages.allSatisfy { Self.field("status", of: $0) == "online" }, "\(late.messages)")
 
         sink.close()
         let afterClose = try TestSubscriber(port: broker.port, topic: Self.topics.status)
-        #expect(await afterClose.wait(timeout: .seconds(10)) { !$0.messages.isEmpty })
+        #expect(await afterClose.wait(timeout: .seconds(60)) { !$0.messages.isEmpty })
         #expect(Self.field("status", of: afterClose.messages[0]) == "offline", "\(afterClose.messages)")
     }
 
@@ -75,7 +75,7 @@ struct MQTTSinkLinkTests {
         defer { broker.kill() }
         try await broker.start()
         let backEnd = try TestSubscriber(port: broker.port, topic: Self.topics.fenceAcks)
-        #expect(await backEnd.wait(timeout: .seconds(10)) { $0.subscriptions == 1 })
+        #expect(await backEnd.wait(timeout: .seconds(60)) { $0.subscriptions == 1 })
         backEnd.publish(Array("set 1".utf8), to: Self.topics.fences, retain: true)
 
         let received = Locked<[String]>([])
@@ -86,11 +86,11 @@ struct MQTTSinkLinkTests {
             sink?.publishAck("ack of \(String(decoding: payload, as: UTF8.self))")
         }
         func receivedNow() -> [String] { received.withLock { $0 } }
-        #expect(await backEnd.wait(timeout: .seconds(10)) { _ in receivedNow() == ["set 1"] }, "\(receivedNow())")
+        #expect(await backEnd.wait(timeout: .seconds(60)) { _ in receivedNow() == ["set 1"] }, "\(receivedNow())")
 
         backEnd.publish(Array("set 2".utf8), to: Self.topics.fences, retain: true)
-        #expect(await backEnd.wait(timeout: .seconds(10)) { _ in receivedNow() == ["set 1", "set 2"] })
-        #expect(await backEnd.wait(timeout: .seconds(10)) { $0.messages == ["ack of set 1", "ack of set 2"] },
+        #expect(await backEnd.wait(timeout: .seconds(60)) { _ in receivedNow() == ["set 1", "set 2"] })
+        #expect(await backEnd.wait(timeout: .seconds(60)) { $0.messages == ["ack of set 1", "ack of set 2"] },
                 "\(backEnd.messages)")
 
         broker.stop()
@@ -109,7 +109,7 @@ struct MQTTSinkLinkTests {
         defer { broker.kill() }
         try await broker.start()
         let backEnd = try TestSubscriber(port: broker.port, topic: Self.topics.fenceAcks)
-        #expect(await backEnd.wait(timeout: .seconds(10)) { $0.subscriptions == 1 })
+        #expect(await backEnd.wait(timeout: .seconds(60)) { $0.subscriptions == 1 })
         let received = Locked<[Int]>([])
         let sink = try Self.sink(broker, maximumFenceSetBytes: 1000)
         defer { sink.close() }
@@ -121,7 +121,7 @@ struct MQTTSinkLinkTests {
         backEnd.publish([UInt8](repeating: 0x20, count: oversized), to: Self.topics.fences, retain: true)
         backEnd.publish([UInt8](repeating: 0x20, count: withinHeadroom), to: Self.topics.fences, retain: false)
         backEnd.publish(Array("small".utf8), to: Self.topics.fences, retain: false)
-        #expect(await backEnd.wait(timeout: .seconds(10)) { _ in received.withLock { $0.count } >= 2 })
+        #expect(await backEnd.wait(timeout: .seconds(60)) { _ in received.withLock { $0.count } >= 2 })
         #expect(received.withLock { $0 } == [withinHeadroom, 5], "in order, without the oversized one")
         #expect(broker.log.contains("Dropping too large outgoing PUBLISH"), "\(broker.log)")
         print("oversized fence set: \(broker.log.split(separator: "\n").filter { $0.contains("too large") })")

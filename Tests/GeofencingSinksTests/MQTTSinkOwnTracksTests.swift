@@ -40,7 +40,7 @@ struct MQTTSinkOwnTracksTests {
         try await broker.start()
         let base = "owntracks/fleet/unit-07"
         let subscriber = try TestSubscriber(port: broker.port, topic: base + "/event")
-        #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions == 1 }, "subscribed: \(broker.log)")
+        #expect(await subscriber.wait(timeout: .seconds(60)) { $0.subscriptions == 1 }, "subscribed: \(broker.log)")
         let address = try MQTTAddress(url: "\(broker.url)/\(base)")
         let sink = try MQTTSink(
             url: "\(broker.url)/\(base)", format: try MQTTFormat(name: "owntracks", address: address),
@@ -55,7 +55,7 @@ struct MQTTSinkOwnTracksTests {
         for event in events { try sink.deliver(event) }
         #expect(sink.unpublishedEvents == 3, "state, dwell, approach")
         // Each deliver returned after its PUBACK, and the broker forwards in order: both are there or on their way.
-        #expect(await subscriber.wait(timeout: .seconds(10)) { $0.messages.count >= 2 })
+        #expect(await subscriber.wait(timeout: .seconds(60)) { $0.messages.count >= 2 })
         try #require(subscriber.messages.count == 2, "\(subscriber.messages)")
 
         for (message, (event, name)) in zip(subscriber.messages, [(events[1], "enter"), (events[4], "leave")]) {

@@ -48,7 +48,7 @@ struct MQTTSinkTLSTests {
     ) async {
         let failure = await deliverEventually(sink, event)
         #expect(failure == nil, "\(String(describing: failure)) \(log)", sourceLocation: sourceLocation)
-        #expect(await subscriber.wait(timeout: .seconds(10)) { !$0.messages.isEmpty }, sourceLocation: sourceLocation)
+        #expect(await subscriber.wait(timeout: .seconds(60)) { !$0.messages.isEmpty }, sourceLocation: sourceLocation)
         #expect(subscriber.messages == [event.jsonLine], sourceLocation: sourceLocation)
     }
 
@@ -61,7 +61,7 @@ struct MQTTSinkTLSTests {
         #expect(sink.name == "mqtts:127.0.0.1:\(broker.securePort)/\(Self.base)")
         let events = SampleEvents.burst(30)
         for event in events { try sink.deliver(event) }
-        #expect(await subscriber.wait(timeout: .seconds(10)) { $0.messages.count >= events.count })
+        #expect(await subscriber.wait(timeout: .seconds(60)) { $0.messages.count >= events.count })
         #expect(subscriber.messages == events.map(\.jsonLine))
     }
 
@@ -91,7 +91,7 @@ struct MQTTSinkTLSTests {
         defer { sink.close() }
         let events = SampleEvents.burst(5)
         for event in events { try sink.deliver(event) }
-        #expect(await subscriber.wait(timeout: .seconds(10)) { $0.messages.count >= events.count })
+        #expect(await subscriber.wait(timeout: .seconds(60)) { $0.messages.count >= events.count })
         #expect(subscriber.messages == events.map(\.jsonLine))
     }
 

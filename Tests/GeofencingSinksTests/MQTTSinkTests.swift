@@ -29,7 +29,7 @@ struct MQTTSinkTests {
         defer { broker.kill() }
         try await broker.start()
         let subscriber = try TestSubscriber(port: broker.port, topic: Self.topic)
-        #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions == 1 }, "subscribed: \(broker.log)")
+        #expect(await subscriber.wait(timeout: .seconds(60)) { $0.subscriptions == 1 }, "subscribed: \(broker.log)")
 
         let sink = try MQTTSink(url: "\(broker.url)/\(Self.base)", clientID: "sink-\(UUID().uuidString)",
                                 publishTimeout: 5)
@@ -38,7 +38,7 @@ struct MQTTSinkTests {
         let events = SampleEvents.burst(50)
         for event in events { try sink.deliver(event) }  // the first waits for the connection
 
-        #expect(await subscriber.wait(timeout: .seconds(10)) { $0.messages.count >= events.count })
+        #expect(await subscriber.wait(timeout: .seconds(60)) { $0.messages.count >= events.count })
         #expect(subscriber.messages == events.map(\.jsonLine))
     }
 
@@ -49,7 +49,7 @@ struct MQTTSinkTests {
         defer { broker.kill() }
         try await broker.start()
         let subscriber = try TestSubscriber(port: broker.port, topic: Self.topic)
-        #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions == 1 })
+        #expect(await subscriber.wait(timeout: .seconds(60)) { $0.subscriptions == 1 })
         let publishTimeout = 2.0
         let sink = try MQTTSink(url: "\(broker.url)/\(Self.base)", clientID: "sink-\(UUID().uuidString)",
                                 publishTimeout: publishTimeout, reconnectDelay: 1...1)
@@ -81,7 +81,7 @@ struct MQTTSinkTests {
         }
         try sink.deliver(events[2])
 
-        #expect(await subscriber.wait(timeout: .seconds(10)) { Set($0.messages).count >= 3 })
+        #expect(await subscriber.wait(timeout: .seconds(60)) { Set($0.messages).count >= 3 })
         // At least once: a repeat is allowed (libmosquitto resends what it had in flight), dropped by `seq`.
         var seen = Set<String>()
         let firstArrivals = subscriber.messages.filter { seen.insert($0).inserted }
@@ -102,7 +102,7 @@ struct MQTTSinkTests {
 
         try await broker.start()
         let subscriber = try TestSubscriber(port: broker.port, topic: Self.topic)
-        #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions == 1 })
+        #expect(await subscriber.wait(timeout: .seconds(60)) { $0.subscriptions == 1 })
         let deadline = ContinuousClock.now + .seconds(15)
         while true {
             do throws(SinkError) {
@@ -113,7 +113,7 @@ struct MQTTSinkTests {
                 try await Task.sleep(for: .milliseconds(200))
             }
         }
-        #expect(await subscriber.wait(timeout: .seconds(10)) { !$0.messages.isEmpty })
+        #expect(await subscriber.wait(timeout: .seconds(60)) { !$0.messages.isEmpty })
         #expect(subscriber.messages == [event.jsonLine])
     }
 
@@ -125,7 +125,7 @@ struct MQTTSinkTests {
         defer { broker.kill() }
         try await broker.start()
         let subscriber = try TestSubscriber(port: broker.port, topic: Self.topic)
-        #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions == 1 })
+        #expect(await subscriber.wait(timeout: .seconds(60)) { $0.subscriptions == 1 })
         let sink = try MQTTSink(url: "\(broker.url)/\(Self.base)", clientID: "sink-\(UUID().uuidString)",
                                 publishTimeout: 1)
         defer { sink.close() }
@@ -143,7 +143,7 @@ struct MQTTSinkTests {
         #expect(elapsed >= .milliseconds(900), "failed after \(elapsed)")
 
         try sink.deliver(events[1])
-        #expect(await subscriber.wait(timeout: .seconds(10)) { Set($0.messages).count >= 2 })
+        #expect(await subscriber.wait(timeout: .seconds(60)) { Set($0.messages).count >= 2 })
         var seen = Set<String>()
         #expect(subscriber.messages.filter { seen.insert($0).inserted } == events.map(\.jsonLine))
     }

@@ -58,7 +58,7 @@ extension FleetBrokerSetup {
         do {
             try await broker.start()
             let subscriber = try TestSubscriber(port: broker.port, topic: topic)
-            #expect(await subscriber.wait(timeout: .seconds(10)) { $0.subscriptions >= 1 }, "subscribed: \(broker.log)")
+            #expect(await subscriber.wait(timeout: .seconds(60)) { $0.subscriptions >= 1 }, "subscribed: \(broker.log)")
             return (broker, subscriber)
         } catch {
             broker.kill()
