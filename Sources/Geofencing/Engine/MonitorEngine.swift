@@ -22,6 +22,9 @@ import Foundation
 /// - A region with a dwell time: one dwell event once inside for that long.
 /// - A region with an approach alarm: one approach event when the vehicle's straight line reaches it within the
 ///   alarm's lead time (`ApproachTracker`, `RegionEvent.Kind.approach`).
+/// - A region with a speed limit: overspeed and overspeedEnd while inside (`SpeedLimitRule`).
+/// - A region with a schedule: no event outside its windows, a determination when one opens (`ScheduleWindows`,
+///   `RegionEvent.Kind.determined`).
 /// Work per fix: the core's query (fences near the fix), the regions inside, the regions not yet determined; with
 /// approach alarms, the tracker's own query of the regions that have one.
 ///
@@ -42,6 +45,10 @@ final class MonitorEngine {
     var dwelling = SlotList()  // inside, with a dwell time, not yet reported
     var requested = SlotList()  // requestState(for:) before any usable fix
     let approach: ApproachTracker
+    /// Regions with a speed limit (`SpeedLimitRule.swift`) and with a schedule (`ScheduleWindows.swift`): out of
+    /// line, empty when no region has one.
+    var speedRule = SpeedLimitRule()
+    var schedules = ScheduleWindows()
     var fixNumber: UInt64 = 0
     var lastUsable: (fix: Fix, point: gf_point)?
     private var lastObservation: Date?
@@ -115,6 +122,8 @@ final class MonitorEngine {
             changed.insert(slot)
         }
         approach.shiftTimeBase(by: step)
+        speedRule.shiftTimeBase(by: step)
+        schedules.shiftTimeBase()
     }
 
     /// Applies one fix; returns the events it caused, in order.
@@ -129,6 +138,7 @@ final class MonitorEngine {
         checkOutage(at: fix.timestamp)
         fixNumber += 1
         let accuracy = fix.horizontalAccuracy ?? 0
+        if !schedules.isEmpty { schedules.advance(to: fix.timestamp) }
 
         if let previous = lastUsable, !inOutage,
            fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
@@ -157,6 +167,11 @@ final class MonitorEngine {
         if approach.isActive { reportApproaches(at: fix, point: point) }
         reportDwells(at: fix, point: point)
         answerRequests(at: fix, point: point)
+        if schedules.opened.count > 0 { reportOpenedWindows(at: fix, point: point) }
+        if speedRule.limitedRegions > 0 {
+            let speed = ruleSpeed(of: fix)
+            if speedRule.watched.count > 0 { reportOverspeeds(at: fix, point: point, speed: speed) }
+        }
         lastUsable = (fix, point)
         inOutage = false
         return events
@@ -207,6 +222,7 @@ final class MonitorEngine {
             undetermined.remove(slot)
             records[slot]!.insideSince = time
             if approach.isActive { approach.entered(regionSlot: slot) }
+            if let speedLimit = records[slot]!.region.speedLimit { speedRule.watch(slot, speedLimit) }
         case .outside:
             inside.remove(slot)
             undetermined.remove(slot)
@@ -231,14 +247,32 @@ final class MonitorEngine {
 
     func emit(
         _ kind: RegionEvent.Kind, _ slot: Int, state: RegionState, time: Date, at coordinate: Coordinate,
-        distance: Double?, inferred: Bool = false, interpolated: Bool = false
+        distance: Double?, inferred: Bool = false, interpolated: Bool = false, maximumSpeed: Double? = nil,
+        overLimitDuration: Double? = nil
     ) {
-        // An approach reports no state: it neither stands for this fix's transition nor answers a state request.
-        if kind != .approach { records[slot]!.eventAtFix = fixNumber }
+        // An approach or an overspeed reports no state change: it neither stands for this fix's transition nor
+        // answers a state request.
+        if kind != .approach, kind != .overspeed, kind != .overspeedEnd { records[slot]!.eventAtFix = fixNumber }
+        // A region outside its schedule's windows reports nothing (its state goes on silently), but the end of an
+        // overspeed the closing window cut short.
+        if !schedules.isEmpty, kind != .overspeedEnd, !schedules.isActive(slot) { return }
         let event = RegionEvent(
             sequence: nextSequence, kind: kind, region: records[slot]!.region, state: state, time: time,
-            coordinate: coordinate, distance: distance, inferred: inferred, interpolated: interpolated)
+            coordinate: coordinate, distance: distance, inferred: inferred, interpolated: interpolated,
+            maximumSpeed: maximumSpeed, overLimitDuration: overLimitDuration)
         nextSequence &+= 1  // wraps after 2^64 - 1 instead of trapping (a restored store may start anywhere)
         events.append(event)
+    }
+
+    /// A determination for each region whose schedule window opened at this fix, with its state after the fix's
+    /// transitions, unless the fix already reported one for it or the region is still undetermined (its first
+    /// determination comes as usual).
+    func reportOpenedWindows(at fix: Fix, point: gf_point) {
+        for slot in schedules.opened.slots {
+            guard let record = records[slot], record.eventAtFix != fixNumber, record.state != .unknown else { continue }
+            emit(.determined, slot, state: record.state, time: fix.timestamp, at: fix.coordinate,
+                 distance: distanceFromBoundary(point, record))
+        }
+        schedules.clearOpened()
     }
 }
