@@ -5,7 +5,9 @@ import Geofencing
 /// allowed after them):
 /// `{"seq":17,"type":"enter","region":"stop-1234","time":"2008-03-03T22:25:13Z","lat":-27.5712345,`
 /// `"lon":153.0912345,"distance_m":-3.2,"state":"inside","inferred":false,"interpolated":false}`
-/// and the reading of such a line back into the record (`geofence map --events`).
+/// and the reading of such a line back into the record (`geofence map --events`). Overspeed events add
+/// `"max_speed_kmh":62.4,"over_limit_s":7` after them (km/h and seconds with 1 decimal, trailing zeros removed; the speed is
+/// kept in m/s in the record).
 extension EventRecord {
     /// One line of JSON (no newline). Coordinates with 7 decimals (the core's 1e-7 degree), distances in metres
     /// with 2 decimals (the core's band is at least 2 cm), time in whole seconds unless the fix had a fraction.
@@ -14,8 +16,10 @@ extension EventRecord {
         line += ",\"time\":\"\(ISO8601Time.format(time))\""
         line += ",\"lat\":\(JSONText.fixed(latitude, decimals: 7)),\"lon\":\(JSONText.fixed(longitude, decimals: 7))"
         line += ",\"distance_m\":" + (distance.map { JSONText.fixed($0, decimals: 2) } ?? "null")
-        line += ",\"state\":\"\(state.rawValue)\",\"inferred\":\(inferred),\"interpolated\":\(interpolated)}"
-        return line
+        line += ",\"state\":\"\(state.rawValue)\",\"inferred\":\(inferred),\"interpolated\":\(interpolated)"
+        if let maximumSpeed { line += ",\"max_speed_kmh\":" + JSONText.fixed(maximumSpeed * 3.6, decimals: 1) }
+        if let overLimitDuration { line += ",\"over_limit_s\":" + JSONText.fixed(overLimitDuration, decimals: 1) }
+        return line + "}"
     }
 
     /// The JSON Lines form of a failure: `{"type":"error","region":...,"message":...}` (region null when the
@@ -53,11 +57,14 @@ extension EventRecord {
             throw .badField("time", "\"\(timeText)\" is not an ISO 8601 UTC time")
         }
         let sequence = try field("seq", NSNumber.self)
-        return EventRecord(
+        var record = EventRecord(
             sequence: sequence.uint64Value, kind: kind, region: try field("region", String.self), time: time,
             latitude: try field("lat", NSNumber.self).doubleValue,
             longitude: try field("lon", NSNumber.self).doubleValue,
             distance: (object["distance_m"] as? NSNumber)?.doubleValue, state: state,
             inferred: (object["inferred"] as? Bool) ?? false, interpolated: (object["interpolated"] as? Bool) ?? false)
+        record.maximumSpeed = (object["max_speed_kmh"] as? NSNumber).map { $0.doubleValue / 3.6 }
+        record.overLimitDuration = (object["over_limit_s"] as? NSNumber)?.doubleValue
+        return record
     }
 }

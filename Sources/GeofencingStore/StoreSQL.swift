@@ -17,13 +17,15 @@ enum StoreSQL {
     /// `PRAGMA application_id` of a geofence store: "GeoF" in ASCII. Tells our file from other SQLite files.
     static let applicationID: Int32 = 0x4765_6F46
     /// `PRAGMA user_version`: the schema version this build writes and reads. Bump it with a migration.
-    static let schemaVersion: Int32 = 4
+    static let schemaVersion: Int32 = 5
     /// The `meta` key of the highest sequence number ever appended (kept when events are pruned).
     static let lastSequenceKey = "last_sequence"
 
-    /// The current version (4). Run in one write transaction, with the two pragmas that mark the file as ours.
+    /// The current version (5). Run in one write transaction, with the two pragmas that mark the file as ours.
     /// Version 1 lacked the columns regions.source_datum, approach_seconds and approach_distance; version 2 had
-    /// circles only (no regions.shape and geometry, radius NOT NULL); version 3 lacked the fence_set table.
+    /// circles only (no regions.shape and geometry, radius NOT NULL); version 3 lacked the fence_set table; version
+    /// 4 lacked the zone rules (regions.speed_limit_kmh, speed_tolerance_kmh, speed_duration_s, schedule; the
+    /// overspeed kinds and events.max_speed, over_limit).
     /// `migrations` upgrades an older file.
     static let createSchema = SQLStatement(
         name: "create schema",
@@ -36,19 +38,7 @@ enum StoreSQL {
             \(regionsTable("regions"));
 
             -- The outbox. No foreign key to regions: an event outlives the region it concerns.
-            CREATE TABLE events (
-                sequence     INTEGER PRIMARY KEY CHECK (sequence > 0),
-                kind         TEXT NOT NULL CHECK (kind IN ('enter', 'exit', 'dwell', 'approach', 'state')),
-                region       TEXT NOT NULL,
-                time         REAL NOT NULL,           -- GNSS time, seconds since 2001 (bit-exact Date)
-                time_unix    REAL GENERATED ALWAYS AS (time + 978307200.0) VIRTUAL,
-                latitude     REAL NOT NULL,
-                longitude    REAL NOT NULL,
-                distance     REAL,                    -- metres, negative inside; NULL when the state is unknown
-                state        TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
-                inferred     INTEGER NOT NULL CHECK (inferred IN (0, 1)),
-                interpolated INTEGER NOT NULL CHECK (interpolated IN (0, 1))
-            ) STRICT;
+            \(eventsTable("events"));
 
             -- Delivery cursors: each sink has delivered every event with sequence <= cursor.
             CREATE TABLE sinks (
@@ -98,8 +88,35 @@ enum StoreSQL {
             \(sourceDatumColumn),
             \(approachSecondsColumn),
             \(approachDistanceColumn),
+            \(speedLimitColumn),
+            \(speedToleranceColumn),
+            \(speedDurationColumn),
+            \(scheduleColumn),
             CHECK ((radius IS NULL) = (shape = 'polygon')),
             CHECK ((geometry IS NULL) = (shape = 'circle'))
+        ) STRICT
+        """
+    }
+
+    /// The outbox table of version 5, named `name` (the migration from version 4 builds it beside the old one: the
+    /// CHECK of `kind` gained the overspeed kinds, which SQLite cannot change in place).
+    static func eventsTable(_ name: String) -> String {
+        """
+        CREATE TABLE \(name) (
+            sequence     INTEGER PRIMARY KEY CHECK (sequence > 0),
+            kind         TEXT NOT NULL CHECK (kind IN ('enter', 'exit', 'dwell', 'approach', 'state', 'overspeed',
+                'overspeed_end')),
+            region       TEXT NOT NULL,
+            time         REAL NOT NULL,           -- GNSS time, seconds since 2001 (bit-exact Date)
+            time_unix    REAL GENERATED ALWAYS AS (time + 978307200.0) VIRTUAL,
+            latitude     REAL NOT NULL,
+            longitude    REAL NOT NULL,
+            distance     REAL,                    -- metres, negative inside; NULL when the state is unknown
+            state        TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
+            inferred     INTEGER NOT NULL CHECK (inferred IN (0, 1)),
+            interpolated INTEGER NOT NULL CHECK (interpolated IN (0, 1)),
+            max_speed    REAL,                    -- m/s, the overspeed kinds only; NULL for the others
+            over_limit   REAL                     -- seconds over the limit, the overspeed kinds only
         ) STRICT
         """
     }
@@ -123,6 +140,17 @@ enum StoreSQL {
     private static let approachSecondsColumn = "approach_seconds REAL CHECK (approach_seconds > 0)"
     /// Metres from the boundary below which the approach alarm may fire too; NULL: no distance threshold.
     private static let approachDistanceColumn = "approach_distance REAL CHECK (approach_distance > 0)"
+
+    /// Version 5's zone rules (`Region.speedLimit`, `Region.schedule`), as the table and the migration from version
+    /// 4 define them. A speed limit in km/h, as fence files give it; NULL: no speed limit (and then no tolerance or
+    /// duration either).
+    private static let speedLimitColumn = "speed_limit_kmh REAL CHECK (speed_limit_kmh > 0)"
+    /// km/h above the limit before the duration counts.
+    private static let speedToleranceColumn = "speed_tolerance_kmh REAL CHECK (speed_tolerance_kmh >= 0)"
+    /// Seconds above limit + tolerance before an overspeed (and at or under the limit before its end).
+    private static let speedDurationColumn = "speed_duration_s REAL CHECK (speed_duration_s >= 0)"
+    /// The schedule's text form (`Schedule.text`); NULL: always active.
+    private static let scheduleColumn = "schedule TEXT"
 
     /// The steps from each older version to the next, each run in the same write transaction as the others (a
     /// failure rolls the file back to the version it had): `migrations[v]` takes version v to v + 1, one statement
@@ -164,7 +192,36 @@ enum StoreSQL {
             SQLStatement(name: "migrate to version 4: create fence_set", text: fenceSetTable),
             SQLStatement(name: "migrate to version 4: set user_version", text: "PRAGMA user_version = 4"),
         ],
+        4: zoneRulesMigration(to: 5),
     ]
+
+    /// The zone rules' step (speed limits and schedules): four region columns added, and the outbox rebuilt for its
+    /// wider CHECK of `kind` and its two new columns (renamed, created under its name, rows copied in sequence
+    /// order, the old one dropped; no index, view or trigger refers to it). `version` is the one it leads to.
+    static func zoneRulesMigration(to version: Int32) -> [SQLStatement] {
+        let step = "migrate to version \(version) (zone rules)"
+        return [
+            SQLStatement(name: "\(step): add regions.speed_limit_kmh",
+                         text: "ALTER TABLE regions ADD COLUMN \(speedLimitColumn)"),
+            SQLStatement(name: "\(step): add regions.speed_tolerance_kmh",
+                         text: "ALTER TABLE regions ADD COLUMN \(speedToleranceColumn)"),
+            SQLStatement(name: "\(step): add regions.speed_duration_s",
+                         text: "ALTER TABLE regions ADD COLUMN \(speedDurationColumn)"),
+            SQLStatement(name: "\(step): add regions.schedule", text: "ALTER TABLE regions ADD COLUMN \(scheduleColumn)"),
+            SQLStatement(name: "\(step): rename events", text: "ALTER TABLE events RENAME TO events_before_zone_rules"),
+            SQLStatement(name: "\(step): create events", text: eventsTable("events")),
+            SQLStatement(
+                name: "\(step): copy events",
+                text: """
+                    INSERT INTO events (sequence, kind, region, time, latitude, longitude, distance, state, inferred,
+                        interpolated)
+                    SELECT sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated
+                    FROM events_before_zone_rules ORDER BY sequence
+                    """),
+            SQLStatement(name: "\(step): drop the old events", text: "DROP TABLE events_before_zone_rules"),
+            SQLStatement(name: "\(step): set user_version", text: "PRAGMA user_version = \(version)"),
+        ]
+    }
 
     // MARK: Opening
 
@@ -194,25 +251,27 @@ enum StoreSQL {
 
     // MARK: Regions
 
-    /// Columns 0 ... 16, as `StoreRows.region` reads them.
+    /// Columns 0 ... 20, as `StoreRows.region` reads them.
     private static let regionColumns = """
         identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit, dwell_time, hysteresis,
         state, known_state, inside_since, dwell_reported, source_datum, approach_seconds, approach_distance,
-        shape, geometry
+        shape, geometry, speed_limit_kmh, speed_tolerance_kmh, speed_duration_s, schedule
         """
     static let selectRegions = SQLStatement(
         name: "select regions", text: "SELECT \(regionColumns) FROM regions ORDER BY position")
     static let selectRegion = SQLStatement(
         name: "select region", text: "SELECT \(regionColumns) FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 latitude, ?3 longitude, ?4 radius, ?5 notify_on_entry, ?6 notify_on_exit, ?7 dwell_time,
-    /// ?8 hysteresis, ?9 source_datum, ?10 approach_seconds, ?11 approach_distance, ?12 shape, ?13 geometry. The
+    /// ?8 hysteresis, ?9 source_datum, ?10 approach_seconds, ?11 approach_distance, ?12 shape, ?13 geometry,
+    /// ?14 speed_limit_kmh, ?15 speed_tolerance_kmh, ?16 speed_duration_s, ?17 schedule. The
     /// state columns are left as they are (a region whose shape changes keeps its state, as one whose radius does).
     static let updateRegionDefinition = SQLStatement(
         name: "update region",
         text: """
             UPDATE regions SET latitude = ?2, longitude = ?3, radius = ?4, notify_on_entry = ?5,
                 notify_on_exit = ?6, dwell_time = ?7, hysteresis = ?8, source_datum = ?9, approach_seconds = ?10,
-                approach_distance = ?11, shape = ?12, geometry = ?13
+                approach_distance = ?11, shape = ?12, geometry = ?13, speed_limit_kmh = ?14,
+                speed_tolerance_kmh = ?15, speed_duration_s = ?16, schedule = ?17
             WHERE identifier = ?1
             """)
     /// The same parameters as `updateRegionDefinition`; a new region's state is unknown.
@@ -220,9 +279,11 @@ enum StoreSQL {
         name: "insert region",
         text: """
             INSERT INTO regions (identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit,
-                dwell_time, hysteresis, source_datum, approach_seconds, approach_distance, shape, geometry, state,
-                known_state, inside_since, dwell_reported)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'unknown', 'unknown', NULL, 0)
+                dwell_time, hysteresis, source_datum, approach_seconds, approach_distance, shape, geometry,
+                speed_limit_kmh, speed_tolerance_kmh, speed_duration_s, schedule, state, known_state, inside_since,
+                dwell_reported)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, 'unknown', 'unknown',
+                NULL, 0)
             """)
     static let deleteRegion = SQLStatement(name: "delete region", text: "DELETE FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 state, ?3 known_state, ?4 inside_since, ?5 dwell_reported.
@@ -247,19 +308,20 @@ enum StoreSQL {
     static let updateLastSequence = SQLStatement(
         name: "update last sequence", text: "UPDATE meta SET value = ?1 WHERE key = '\(lastSequenceKey)'")
     /// ?1 sequence, ?2 kind, ?3 region, ?4 time, ?5 latitude, ?6 longitude, ?7 distance, ?8 state, ?9 inferred,
-    /// ?10 interpolated.
+    /// ?10 interpolated, ?11 max_speed, ?12 over_limit.
     static let insertEvent = SQLStatement(
         name: "insert event",
         text: """
             INSERT INTO events (sequence, kind, region, time, latitude, longitude, distance, state, inferred,
-                interpolated)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                interpolated, max_speed, over_limit)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
             """)
-    /// Columns 0 ... 9 in the order of `insertEvent`'s parameters. ?1 after (exclusive), ?2 limit.
+    /// Columns 0 ... 11 in the order of `insertEvent`'s parameters. ?1 after (exclusive), ?2 limit.
     static let selectEventsAfter = SQLStatement(
         name: "select events",
         text: """
-            SELECT sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated
+            SELECT sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated,
+                max_speed, over_limit
             FROM events WHERE sequence > ?1 ORDER BY sequence LIMIT ?2
             """)
     /// ?1 deletes every event with sequence <= ?1.

@@ -235,11 +235,11 @@ struct ShapeFenceCommandTests {
         #expect(list.status == 0, "\(list.standardError)")
         let rows = Set(list.standardOutput.split(separator: "\n").map(String.init))
         #expect(rows == [
-            "id,shape,lat,lon,radius_m,half_width_m,vertices,state",
-            "square with hole,polygon,0,0,,,8,unknown",
-            "two parts,polygon,0.0105,0.0155,,,8,unknown",
-            "lane,corridor,0,0.0045,,50,2,unknown",
-            "\"stop, north\",circle,0.5,0.5,120,,,unknown",
+            "id,shape,lat,lon,radius_m,half_width_m,vertices,state,speed_limit_kmh,schedule",
+            "square with hole,polygon,0,0,,,8,unknown,,",
+            "two parts,polygon,0.0105,0.0155,,,8,unknown,,",
+            "lane,corridor,0,0.0045,,50,2,unknown,,",
+            "\"stop, north\",circle,0.5,0.5,120,,,unknown,,",
         ], "\(list.standardOutput)")
 
         // CSV export names the first shape CSV cannot hold; the store is unchanged.

@@ -47,7 +47,7 @@ public struct SpeedLimit: Sendable, Hashable {
     public var tolerance: Double { toleranceKilometresPerHour / 3.6 }
 
     /// Why this limit cannot be monitored, or nil: each value must be a finite number in its range.
-    var problem: RegionMonitorError? {
+    public var problem: RegionMonitorError? {
         guard limitKilometresPerHour.isFinite, limitKilometresPerHour > 0,
               limitKilometresPerHour <= Self.maximumKilometresPerHour else {
             return .invalidSpeedLimit(field: "speed_limit_kmh", value: limitKilometresPerHour,
