@@ -9,6 +9,9 @@ set -euo pipefail
 # Build: the C libraries behind the system-library targets (libgps: the gpsd reader; SQLite: the store;
 # libmosquitto: the MQTT sink; GEOS: perf's geos-strtree peer), and gcc for the C core's integer-only check.
 PACKAGES=(gcc libc6-dev pkg-config libgps-dev libsqlite3-dev libmosquitto-dev libgeos-dev)
+# tzdata: the IANA zones a region's schedule names (Foundation's TimeZone reads the system's zoneinfo), at run
+# time and in the schedule tests.
+PACKAGES+=(tzdata)
 
 if [ "${1:-}" = "--test" ]; then
     # gpsd + gpsd-clients: gpsfake, gpspipe and gpsdecode; sqlite3: the store's crash and lock tests; mosquitto:

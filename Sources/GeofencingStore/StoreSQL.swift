@@ -35,7 +35,8 @@ enum StoreSQL {
                 value INTEGER NOT NULL
             ) STRICT, WITHOUT ROWID;
 
-            \(regionsTable("regions"));
+            \(regionsTable("regions", zoneRules: false));
+            \(zoneRulesMigration(to: 5).prefix(4).map(\.text).joined(separator: ";\n"));
 
             -- The outbox. No foreign key to regions: an event outlives the region it concerns.
             \(eventsTable("events"));
@@ -67,7 +68,10 @@ enum StoreSQL {
     ///
     /// The state columns hold the region's `RegionStateRecord` as the monitor last reported it: state, known_state
     /// (its `lastKnownState`), inside_since, dwell_reported.
-    static func regionsTable(_ name: String) -> String {
+    /// `zoneRules: false` leaves out version 5's columns: the table as the migration from version 2 to 3 builds it
+    /// (the step from 4 to 5 adds them; a new file adds them with the same statements, so that its DDL is the
+    /// upgraded file's).
+    static func regionsTable(_ name: String, zoneRules: Bool = true) -> String {
         """
         CREATE TABLE \(name) (
             position        INTEGER PRIMARY KEY,  -- insertion order; a replaced region keeps its place
@@ -87,11 +91,7 @@ enum StoreSQL {
             dwell_reported  INTEGER NOT NULL CHECK (dwell_reported IN (0, 1)),
             \(sourceDatumColumn),
             \(approachSecondsColumn),
-            \(approachDistanceColumn),
-            \(speedLimitColumn),
-            \(speedToleranceColumn),
-            \(speedDurationColumn),
-            \(scheduleColumn),
+            \(approachDistanceColumn),\(zoneRules ? zoneRulesColumns : "")
             CHECK ((radius IS NULL) = (shape = 'polygon')),
             CHECK ((geometry IS NULL) = (shape = 'circle'))
         ) STRICT
@@ -151,6 +151,9 @@ enum StoreSQL {
     private static let speedDurationColumn = "speed_duration_s REAL CHECK (speed_duration_s >= 0)"
     /// The schedule's text form (`Schedule.text`); NULL: always active.
     private static let scheduleColumn = "schedule TEXT"
+    private static var zoneRulesColumns: String {
+        "\n    \(speedLimitColumn),\n    \(speedToleranceColumn),\n    \(speedDurationColumn),\n    \(scheduleColumn),"
+    }
 
     /// The steps from each older version to the next, each run in the same write transaction as the others (a
     /// failure rolls the file back to the version it had): `migrations[v]` takes version v to v + 1, one statement
@@ -173,7 +176,8 @@ enum StoreSQL {
         2: [
             SQLStatement(name: "migrate to version 3: rename regions",
                          text: "ALTER TABLE regions RENAME TO regions_version_2"),
-            SQLStatement(name: "migrate to version 3: create regions", text: regionsTable("regions")),
+            SQLStatement(name: "migrate to version 3: create regions",
+                         text: regionsTable("regions", zoneRules: false)),
             SQLStatement(
                 name: "migrate to version 3: copy regions as circles",
                 text: """

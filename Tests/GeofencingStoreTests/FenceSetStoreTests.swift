@@ -83,6 +83,7 @@ struct SchemaVersionThreeMigrationTests {
             try store.upsertRegions([Fixture.region("depot")])
             try store.append([Fixture.event(1, .enter, "depot")], states: ["depot": Fixture.inside(since: 0)])
         }
+        try run(SQLiteShell.executable, [path, ZoneRulesMigrationTests.undoZoneRules])
         try run(SQLiteShell.executable, [path, "DROP TABLE fence_set; PRAGMA user_version = 3;"])
         #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "3\n")
     }
@@ -98,7 +99,7 @@ struct SchemaVersionThreeMigrationTests {
             #expect(try store.lastSequence() == 1)
             try store.applyFenceSet(version: "7", expectedVersion: nil, upsert: [], remove: [])
         }
-        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "4\n")
+        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "\(StoreSQL.schemaVersion)\n")
         #expect(try run(SQLiteShell.executable, [path, "PRAGMA quick_check"]) == "ok\n")
         #expect(try run(SQLiteShell.executable, [path, "SELECT version FROM fence_set"]) == "7\n")
     }
@@ -107,7 +108,7 @@ struct SchemaVersionThreeMigrationTests {
     func readOnlyVersionThreeIsRefused() throws {
         try makeVersionThreeStore()
         let before = fileBytes(path)
-        #expect(throws: StoreError.schemaNeedsUpgrade(path: path, found: 3, current: 4)) {
+        #expect(throws: StoreError.schemaNeedsUpgrade(path: path, found: 3, current: StoreSQL.schemaVersion)) {
             _ = try GeofenceStore(path: path, readOnly: true)
         }
         #expect(fileBytes(path) == before)

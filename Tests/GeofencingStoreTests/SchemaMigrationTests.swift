@@ -105,7 +105,7 @@ struct SchemaMigrationTests {
             depot.approach = ApproachAlarm(leadTime: 45, maximumDistance: 600)
             try store.upsertRegions([gcj, depot])
         }
-        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "4\n")
+        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "\(StoreSQL.schemaVersion)\n")
         #expect(try run(SQLiteShell.executable, [path, "PRAGMA quick_check"]) == "ok\n")
         let reopened = try GeofenceStore(path: path, readOnly: true)
         let beijing = try #require(try reopened.region(identifier: "beijing"))
@@ -123,7 +123,7 @@ struct SchemaMigrationTests {
         try makeVersionOneStore()
         let before = try #require(fileBytes(path))
         let error = #expect(throws: StoreError.self) { _ = try GeofenceStore(path: path, readOnly: true) }
-        #expect(error == .schemaNeedsUpgrade(path: path, found: 1, current: 4))
+        #expect(error == .schemaNeedsUpgrade(path: path, found: 1, current: StoreSQL.schemaVersion))
         #expect(error?.description.contains("version 1") == true)
         #expect(fileBytes(path) == before)
     }
@@ -136,6 +136,7 @@ struct SchemaMigrationTests {
         "migrate to version 2: add regions.approach_distance", "migrate to version 2: set user_version",
         "migrate to version 3: copy regions as circles", "migrate to version 3: set user_version",
         "migrate to version 4: create fence_set", "migrate to version 4: set user_version",
+        "migrate to version 5 (zone rules): copy events", "migrate to version 5 (zone rules): set user_version",
     ])
     func failedMigrationChangesNothing(failingStep: String) throws {
         try makeVersionOneStore()

@@ -135,7 +135,7 @@ struct SchemaVersionTwoMigrationTests {
             // The new columns work in the upgraded file; the new region goes after the old ones.
             try store.upsertRegions([corridor])
         }
-        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "4\n")
+        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "\(StoreSQL.schemaVersion)\n")
         #expect(try run(SQLiteShell.executable, [path, "PRAGMA quick_check"]) == "ok\n")
         #expect(try run(SQLiteShell.executable, [path, "SELECT position FROM regions ORDER BY position"])
             == "1\n3\n7\n8\n", "positions are kept, so the order is")
@@ -161,7 +161,7 @@ struct SchemaVersionTwoMigrationTests {
         try makeVersionTwoStore()
         let before = try #require(fileBytes(path))
         let error = #expect(throws: StoreError.self) { _ = try GeofenceStore(path: path, readOnly: true) }
-        #expect(error == .schemaNeedsUpgrade(path: path, found: 2, current: 4))
+        #expect(error == .schemaNeedsUpgrade(path: path, found: 2, current: StoreSQL.schemaVersion))
         #expect(fileBytes(path) == before)
     }
 

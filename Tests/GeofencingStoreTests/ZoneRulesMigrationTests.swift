@@ -1,0 +1,134 @@
+// Schema version 4 -> 5 (zone rules): a real version-4 file is upgraded in one transaction, keeping its regions,
+// states, events and cursors; a failure in any step of the upgrade leaves it as it was; the new columns and event
+// kinds are stored and read back, and bad zone rules are refused naming the region and the field.
+import CSQLite
+import Foundation
+import Geofencing
+import GeofencingEvents
+@testable import GeofencingStore
+import Testing
+
+@Suite("Schema migration: zone rules", .enabled(if: SQLiteShell.isAvailable, "needs the sqlite3 shell (Debian sqlite3)"))
+struct ZoneRulesMigrationTests {
+    let directory: TemporaryDirectory
+    let path: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        path = directory.path("v4.sqlite")
+    }
+
+    /// Version 4's outbox, verbatim as `StoreSQL.createSchema` wrote it before the zone rules.
+    static let versionFourEvents = """
+        CREATE TABLE events (
+            sequence     INTEGER PRIMARY KEY CHECK (sequence > 0),
+            kind         TEXT NOT NULL CHECK (kind IN ('enter', 'exit', 'dwell', 'approach', 'state')),
+            region       TEXT NOT NULL,
+            time         REAL NOT NULL,           -- GNSS time, seconds since 2001 (bit-exact Date)
+            time_unix    REAL GENERATED ALWAYS AS (time + 978307200.0) VIRTUAL,
+            latitude     REAL NOT NULL,
+            longitude    REAL NOT NULL,
+            distance     REAL,                    -- metres, negative inside; NULL when the state is unknown
+            state        TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
+            inferred     INTEGER NOT NULL CHECK (inferred IN (0, 1)),
+            interpolated INTEGER NOT NULL CHECK (interpolated IN (0, 1))
+        ) STRICT
+        """
+
+    /// Undoes version 5's additions in a file this build wrote: version 4's file, as a deployed unit has it.
+    static let undoZoneRules = """
+        BEGIN;
+        ALTER TABLE regions DROP COLUMN speed_limit_kmh;
+        ALTER TABLE regions DROP COLUMN speed_tolerance_kmh;
+        ALTER TABLE regions DROP COLUMN speed_duration_s;
+        ALTER TABLE regions DROP COLUMN schedule;
+        ALTER TABLE events RENAME TO events_5;
+        \(versionFourEvents);
+        INSERT INTO events (sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated)
+            SELECT sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated
+            FROM events_5;
+        DROP TABLE events_5;
+        PRAGMA user_version = 4;
+        COMMIT;
+        """
+
+    /// A version-4 store with a region inside, two events and a sink.
+    static func makeVersionFourStore(at path: String) throws {
+        do {
+            let store = try GeofenceStore(path: path)
+            _ = try store.upsertRegions([Fixture.region("depot")])
+            try store.append([Fixture.event(1, .state, "depot", state: .outside), Fixture.event(2, .enter, "depot")],
+                             states: ["depot": Fixture.inside(since: 0)])
+            try store.registerSink("jsonl")
+            try store.markDelivered(sink: "jsonl", through: 1)
+        }
+        try run(SQLiteShell.executable, [path, undoZoneRules])
+        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "4\n")
+    }
+
+    private func expectVersionFourContent(_ store: GeofenceStore) throws {
+        #expect(try store.regions() == [StoredRegion(region: Fixture.region("depot"), stateRecord: Fixture.inside(since: 0))])
+        #expect(try store.lastSequence() == 2)
+        #expect(try store.undelivered(sink: "jsonl", limit: 10).map(\.sequence) == [2])
+    }
+
+    @Test("opening a version-4 store for writing upgrades it to 5, keeps everything, and takes the zone rules")
+    func upgradesVersionFour() throws {
+        try Self.makeVersionFourStore(at: path)
+        var depot = Fixture.region("depot")
+        depot.speedLimit = SpeedLimit(kilometresPerHour: 40, toleranceKilometresPerHour: 3, duration: 4)
+        depot.schedule = try Schedule(parsing: "Australia/Brisbane Mo-Fr 07:00-09:00,14:30-16:00")
+        var overspeed = Fixture.event(3, .overspeed, "depot")
+        overspeed.maximumSpeed = 15.5
+        overspeed.overLimitDuration = 6
+        do {
+            let store = try GeofenceStore(path: path)
+            try expectVersionFourContent(store)
+            _ = try store.upsertRegions([depot])
+            try store.append([overspeed], states: [:])
+        }
+        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "5\n")
+        #expect(try run(SQLiteShell.executable, [path, "PRAGMA quick_check"]) == "ok\n")
+        let reopened = try GeofenceStore(path: path, readOnly: true)
+        let stored = try #require(try reopened.region(identifier: "depot"))
+        #expect(stored.region == depot)
+        #expect(stored.stateRecord == Fixture.inside(since: 0), "changing the definition keeps the state")
+        #expect(try reopened.undelivered(sink: "jsonl", limit: 10) == [Fixture.event(2, .enter, "depot"), overspeed])
+        #expect(try run(SQLiteShell.executable, [path, "SELECT speed_limit_kmh, schedule FROM regions"])
+            == "40.0|Australia/Brisbane Mo-Fr 07:00-09:00; Mo-Fr 14:30-16:00\n")
+    }
+
+    @Test("a failure in any step of the zone-rules upgrade leaves the version-4 file untouched", arguments:
+        StoreSQL.zoneRulesMigration(to: 5).map(\.name))
+    func failedMigrationChangesNothing(failingStep: String) throws {
+        try Self.makeVersionFourStore(at: path)
+        let before = try #require(fileBytes(path))
+        var failed = false
+        let error = #expect(throws: StoreError.self) {
+            _ = try GeofenceStore(path: path, readOnly: false, busyTimeout: .seconds(5)) { site in
+                guard site.function == "sqlite3_step", site.statement == failingStep else { return nil }
+                failed = true
+                return SQLITE_FULL
+            }
+        }
+        #expect(failed, "the step \(failingStep) ran")
+        #expect(error == .diskFull(path: path))
+        #expect(fileBytes(path) == before, "the version-4 file changed")
+        try expectVersionFourContent(try GeofenceStore(path: path))
+    }
+
+    @Test("bad zone rules are refused naming the region and the field; nothing stored changes")
+    func badZoneRulesRefused() throws {
+        let store = try GeofenceStore(path: directory.path("new.sqlite"))
+        _ = try store.upsertRegions([Fixture.region("depot")])
+        var absurd = Fixture.region("depot")
+        absurd.speedLimit = SpeedLimit(kilometresPerHour: 9000)
+        var unknownZone = Fixture.region("depot")
+        unknownZone.schedule = Schedule(timeZoneIdentifier: "Mars/Base", windows: [.init(days: 1, start: 0, end: 60)])
+        for (region, expected) in [(absurd, "speed_limit_kmh"), (unknownZone, "unknown time zone \"Mars/Base\"")] {
+            let error = #expect(throws: StoreError.self) { _ = try store.upsertRegions([region]) }
+            #expect(error.map { "\($0)".contains("\"depot\"") && "\($0)".contains(expected) } == true, "\(String(describing: error))")
+        }
+        #expect(try store.regions().map(\.region) == [Fixture.region("depot")])
+    }
+}
