@@ -143,7 +143,7 @@ struct ShapeFenceCommandTests {
         let list = try GeofenceExecutable.run(["fences", "list", "--store", store])
         #expect(list.status == 0, "\(list.standardError)")
         let rows = list.standardOutput.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        #expect(rows.first == ["id", "shape", "lat", "lon", "radius_m", "half_width_m", "vertices", "state"])
+        #expect(rows.first == ["id", "shape", "lat", "lon", "radius_m", "half_width_m", "vertices", "state", "speed_limit_kmh", "schedule"])
         let route = try #require(rows.first { $0.first == "route" })
         #expect(route[1] == "corridor" && route[4] == "" && route[5] == "30" && route[6] == "11" && route[7] == "outside",
                 "\(route)")
