@@ -12,7 +12,8 @@
 # and `make CROSS=...` never mixes objects of two architectures.
 
 CROSS   ?=
-VERSION := 0.1.0
+# The project's one version, also the binary's (geofence --version) and the Debian package's.
+VERSION := $(shell cat $(dir $(lastword $(MAKEFILE_LIST)))VERSION)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 

@@ -114,12 +114,17 @@ let package = Package(
             ],
             path: "Sources/GeofencingSinks"
         ),
-        // The HTML map: inline SVG and script, no network.
+        // The HTML map on Leaflet, one self-contained file. Leaflet (Debian's libjs-leaflet, BSD-2-clause) is compiled
+        // in at build time by the plugin, so the binary writes maps where the package is not installed.
         .target(
             name: "GeofencingMap",
             dependencies: ["Geofencing", "GeofencingEvents"],
-            path: "Sources/GeofencingMap"
+            path: "Sources/GeofencingMap",
+            plugins: [.plugin(name: "LeafletEmbedding")]
         ),
+        .executableTarget(name: "LeafletEmbedder", path: "Sources/LeafletEmbedder"),
+        .plugin(name: "LeafletEmbedding", capability: .buildTool(), dependencies: ["LeafletEmbedder"],
+                path: "Plugins/LeafletEmbedding"),
         // The commands of `geofence`. The executable target below is their one-line main (the only place the process
         // exits); the tests run that executable as a real process and do not call this library in-process.
         .target(
@@ -129,8 +134,14 @@ let package = Package(
                 "GeofencingStore",
                 "GeofencingSinks", "GeofencingMap",
             ],
-            path: "Sources/GeofencingCLI"
+            path: "Sources/GeofencingCLI",
+            plugins: ["BuildInfoPlugin"]
         ),
+        // BuildInfo.swift for the CLI (`geofence --version`, the unit's status): the version from the top-level
+        // VERSION file and the checkout's commit, read from files at build time (no git, no network).
+        .plugin(name: "BuildInfoPlugin", capability: .buildTool(), dependencies: ["BuildInfoWriter"],
+                path: "Plugins/BuildInfoPlugin"),
+        .executableTarget(name: "BuildInfoWriter", path: "Plugins/BuildInfoWriter"),
         .executableTarget(
             name: "geofence",
             dependencies: ["GeofencingCLI"],
@@ -139,8 +150,19 @@ let package = Package(
         // `swift run perf`: the benchmark. Not part of any library product.
         .executableTarget(
             name: "perf",
-            dependencies: ["CGeofence", "CPerfSupport", "CPerfPeers", "Geofencing", "GeofencingInputs"],
+            dependencies: ["CGeofence", "CPerfSupport", "CPerfPeers", "CPerfCxxPeers", "Geofencing", "GeofencingInputs"],
             path: "Sources/perf"
+        ),
+        // perf only: the peers in C++ behind a C API (boost.geometry's rtree, header-only from Debian's libboost-dev;
+        // S2's S2CellIndex, Debian's libs2-dev, which brings Abseil's shared libraries along).
+        .target(
+            name: "CPerfCxxPeers",
+            dependencies: ["CGeofence", "CPerfPeers"],
+            path: "Sources/CPerfCxxPeers",
+            // Measured as they ship: the debug checks inlined from the headers (S2_DCHECK, BOOST_ASSERT) off, as in
+            // a release build of S2 itself; SwiftPM's release configuration does not define NDEBUG for C++.
+            cxxSettings: [.define("NDEBUG")],
+            linkerSettings: [.linkedLibrary("s2")]
         ),
         // perf only: the peers in C (c-scan, the no-index floor; geos-strtree, GEOS's STRtree through its C API).
         .target(
@@ -227,5 +249,7 @@ let package = Package(
             path: "Tests/GeofencingTests"
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    // The one C++ target, CPerfCxxPeers: S2 0.10 and Abseil 20220623 need C++17.
+    cxxLanguageStandard: .cxx17
 )

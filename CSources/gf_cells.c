@@ -8,17 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GF__SLOTS_INITIAL 64u   /* hash slots; a power of two */
+#define GF__SLOTS_INITIAL 64u   /* hash slots */
 #define GF__ARENA_INITIAL 256u  /* entries */
 _Static_assert(GF__SLOTS_INITIAL * GF__FILTER_BITS_PER_SLOT >= 8 * 64, "gf__filter_bit needs 8 filter words or more");
 
-/* Filter words for a slot count: GF__FILTER_BITS_PER_SLOT bits per slot, at least one word. */
+/* Filter words for a slot count: GF__FILTER_BITS_PER_SLOT bits per slot rounded up to a power of two (gf__filter_bit
+ * takes the top bits of a hash), at least one word. */
 static size_t gf__filter_words(uint64_t slots) {
-    uint64_t bits = slots * GF__FILTER_BITS_PER_SLOT;
-    return (size_t)(bits < 64 ? 1 : bits / 64);
+    uint64_t bits = 64;
+    while (bits < slots * GF__FILTER_BITS_PER_SLOT) bits *= 2;
+    return (size_t)(bits / 64);
 }
 
-/* 64 - log2(filter bits) for a slot count (a power of two). */
+/* 64 - log2(filter bits) for a slot count. */
 static uint32_t gf__filter_shift(uint64_t slots) {
     uint32_t shift = 64;
     for (uint64_t n = gf__filter_words(slots) * 64; n > 1; n >>= 1) shift--;
@@ -27,8 +29,8 @@ static uint32_t gf__filter_shift(uint64_t slots) {
 
 /* Sets the filter bits of every key in the table and clears the rest. */
 static void gf__filter_rebuild(gf__cells *cells) {
-    memset(cells->filter, 0, gf__filter_words((uint64_t)cells->mask + 1) * sizeof(uint64_t));
-    for (uint64_t i = 0; i <= cells->mask; i++) {
+    memset(cells->filter, 0, gf__filter_words(cells->size) * sizeof(uint64_t));
+    for (uint64_t i = 0; i < cells->size; i++) {
         uint64_t key = cells->slots[i].key;
         if (key == 0) continue;
         uint64_t bit = gf__filter_bit(key, cells->filter_shift);
@@ -46,8 +48,7 @@ int gf__cells_init(gf__cells *cells, size_t *bytes) {
         gf__cells_free(cells);
         return -1;
     }
-    cells->mask = GF__SLOTS_INITIAL - 1;
-    cells->shift = 64 - 6;  /* log2(GF__SLOTS_INITIAL) */
+    cells->size = GF__SLOTS_INITIAL;
     cells->filter_shift = gf__filter_shift(GF__SLOTS_INITIAL);
     cells->arena_cap = GF__ARENA_INITIAL;
     for (int c = 0; c < GF__CLASSES; c++) cells->free_block[c] = GF__NIL;
@@ -67,16 +68,18 @@ void gf__cells_free(gf__cells *cells) {
 
 /* The slot index holding key, or of the empty slot where it would go. */
 static uint32_t gf__slot_of(const gf__cells *cells, uint64_t key) {
-    uint32_t i = gf__cell_hash(key, cells->shift);
-    while (cells->slots[i].key != 0 && cells->slots[i].key != key) i = (i + 1) & cells->mask;
+    uint32_t i = gf__cell_hash(key, cells->size);
+    while (cells->slots[i].key != 0 && cells->slots[i].key != key) i = gf__next_slot(cells, i);
     return i;
 }
 
-/* Grows the slot array so that `new_cells` more cells keep the load at or below 0.7. */
+/* Grows the slot array so that `new_cells` more cells keep the load at or below 0.7: by half at a time, so that just
+ * after a growth the load is 0.47 (doubling would leave it at 0.35 and the array's bytes per cell at up to twice
+ * what the maximum load needs). Rehashing every cell is O(cells), amortised O(1) per added cell all the same. */
 static int gf__grow_slots(gf__cells *cells, uint32_t new_cells, size_t *bytes) {
-    uint64_t size = (uint64_t)cells->mask + 1;
+    uint64_t size = cells->size;
     uint64_t target = size;
-    while ((cells->used + (uint64_t)new_cells) * 10 > target * 7) target *= 2;
+    while ((cells->used + (uint64_t)new_cells) * 10 > target * 7) target += target / 2;
     if (target == size) return 0;
     if (target > ((uint64_t)1 << 31)) return -1;
     gf__cell *slots = calloc((size_t)target, sizeof(gf__cell));
@@ -88,9 +91,7 @@ static int gf__grow_slots(gf__cells *cells, uint32_t new_cells, size_t *bytes) {
     }
     gf__cell *old = cells->slots;
     cells->slots = slots;
-    cells->mask = (uint32_t)(target - 1);
-    cells->shift = 64;
-    for (uint64_t n = target; n > 1; n >>= 1) cells->shift--;
+    cells->size = (uint32_t)target;
     for (uint64_t i = 0; i < size; i++)
         if (old[i].key != 0) cells->slots[gf__slot_of(cells, old[i].key)] = old[i];
     free(old);
@@ -105,13 +106,12 @@ static int gf__grow_slots(gf__cells *cells, uint32_t new_cells, size_t *bytes) {
 
 /* Deletes slot i and shifts later members of its probe run back, so lookups never need tombstones (Knuth 6.4 R). */
 static void gf__delete_slot(gf__cells *cells, uint32_t i) {
-    uint32_t mask = cells->mask;
     uint32_t hole = i;
     uint32_t j = i;
     for (;;) {
-        j = (j + 1) & mask;
+        j = gf__next_slot(cells, j);
         if (cells->slots[j].key == 0) break;
-        uint32_t home = gf__cell_hash(cells->slots[j].key, cells->shift);
+        uint32_t home = gf__cell_hash(cells->slots[j].key, cells->size);
         /* Move j into the hole unless its home lies cyclically in (hole, j]. */
         int stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
         if (!stays) {
@@ -162,7 +162,7 @@ int gf__cells_reserve(gf__cells *cells, const gf__cell_rect *rect, size_t *bytes
     uint64_t needed = (uint64_t)cells->arena_top + tail;
     if (needed > cells->arena_cap) {
         uint64_t cap = cells->arena_cap;
-        while (cap < needed) cap *= 2;
+        while (cap < needed) cap += cap / 2;  /* by half: at most a third of the arena unused after a growth */
         if (cap > GF__NIL) return -1;
         gf__entry *arena = realloc(cells->arena, (size_t)cap * sizeof(gf__entry));
         if (arena == NULL) return -1;
@@ -177,7 +177,7 @@ void gf__cells_add(gf__cells *cells, uint64_t key, const gf__entry *entry) {
     uint32_t i = gf__slot_of(cells, key);
     gf__cell *cell = &cells->slots[i];
     if (cell->key == 0) {
-        GF__ASSERT((cells->used + 1) * 10 <= ((uint64_t)cells->mask + 1) * 7);
+        GF__ASSERT((cells->used + 1) * 10 <= (uint64_t)cells->size * 7);
         cell->key = key;
         cell->offset = gf__take_block(cells, 0);
         cell->count = 0;  /* class 0, no entries */
@@ -222,7 +222,7 @@ int gf__cells_remove(gf__cells *cells, uint64_t key, uint32_t slot) {
         gf__delete_slot(cells, i);
         /* The key's filter bit stays set (another key may share it). Rebuilding after a quarter of the slot count
          * in deletions keeps the stale bits below that and costs O(1) per deletion, amortised. */
-        if (++cells->stale > (cells->mask + 1) / 4) gf__filter_rebuild(cells);
+        if (++cells->stale > cells->size / 4) gf__filter_rebuild(cells);
         return 0;
     }
     cell->count = (c << GF__COUNT_BITS) | count;

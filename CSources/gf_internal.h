@@ -161,7 +161,7 @@ int gf__first_shared_cell(const gf__cell_rect *probe, const gf__cell_rect *fence
 
 /* ---- Index cells (gf_cells.c) ----
  *
- * An open-addressing hash table (linear probing, power-of-two size, load <= 0.7, backward-shift deletion so there are
+ * An open-addressing hash table (linear probing, any size, load <= 0.7, backward-shift deletion so there are
  * no tombstones) from cell key to a block of entries, one entry per (cell, fence). An entry carries the fence's box,
  * so scanning a cell is a sequential walk through one block that rejects most fences without reading them (the fence
  * record, a second miss, is read only when the boxes overlap). An occupancy filter (a bit per key hash) answers most
@@ -216,15 +216,15 @@ static inline int gf__lon_overlap(uint32_t a_lo, uint32_t a_span, uint32_t b_lo,
 
 typedef struct gf__cells {
     gf__cell *slots;
-    uint32_t mask;       /* slot count - 1 */
-    uint32_t shift;      /* 64 - log2(slot count), for gf__cell_hash */
+    uint32_t size;       /* slot count: any size (the table grows by half, see gf__grow_slots), >= 64 */
     uint32_t used;       /* occupied slots */
     gf__entry *arena;
-    uint32_t arena_cap;  /* entries allocated */
+    uint32_t arena_cap;  /* entries allocated (grown by half when full: at most a third of them unused) */
     uint32_t arena_top;  /* arena[arena_top..arena_cap) never handed out */
     uint32_t live;       /* entries in use, over all cells */
     uint32_t free_block[GF__CLASSES];  /* first free block of each class, or GF__NIL */
-    /* The occupancy filter: one bit per GF__FILTER_BITS_PER_SLOT x slot count, bit gf__filter_bit(key) set for every
+    /* The occupancy filter: GF__FILTER_BITS_PER_SLOT x slot count bits rounded up to a power of two (8 to 16 bits per
+     * slot), bit gf__filter_bit(key) set for every
      * key in the table (and possibly for keys deleted since the filter was last rebuilt). A clear bit proves a cell
      * absent without touching the slot array, which at 10^5 fences is ~8 MB (random queries miss every cache on
      * it) while the filter is 1/16 of that. False "maybe" rate: about (cells / filter bits) <= 0.7 / 8 just after
@@ -236,6 +236,10 @@ typedef struct gf__cells {
 } gf__cells;
 
 #define GF__FILTER_BITS_PER_SLOT 8u
+
+static inline uint32_t gf__next_slot(const gf__cells *cells, uint32_t i) {
+    return i + 1 == cells->size ? 0 : i + 1;
+}
 
 /* The filter bit of a key. The cells of one level are grouped in blocks of 8 x 8 (rows and columns with the same
  * bits above the lowest three); a block's 64 bits are one filter word, chosen by a second multiplicative hash of the
@@ -258,20 +262,25 @@ static inline int gf__filter_maybe(const gf__cells *cells, uint64_t key) {
     return (int)((cells->filter[bit >> 6] >> (bit & 63)) & 1u);
 }
 
-static inline uint32_t gf__cell_hash(uint64_t key, uint32_t shift) {
-    /* Fibonacci hashing: multiply by 2^64 / golden ratio and keep the TOP bits, which depend on every key bit, so
-     * neighbouring cells and cells of different levels land far apart (Knuth 6.4). shift = 64 - log2(slots). */
-    return (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
+static inline uint32_t gf__cell_hash(uint64_t key, uint32_t size) {
+    /* Fibonacci hashing: multiply by 2^64 / golden ratio and keep the TOP 32 bits, which depend on every key bit, so
+     * neighbouring cells and cells of different levels land far apart (Knuth 6.4); then scale them to the slot count
+     * (h * size / 2^32, Lemire's range reduction), which need not be a power of two: the array grows by half, not by
+     * doubling, so its load stays between 0.47 and 0.7 instead of 0.35 and 0.7. */
+    uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> 32);
+    return (uint32_t)(((uint64_t)h * size) >> 32);
 }
+
+
 
 /* The slot holding key, or NULL. Allocation-free; used on the query path. */
 static inline const gf__cell *gf__cells_find(const gf__cells *cells, uint64_t key) {
-    uint32_t i = gf__cell_hash(key, cells->shift);
+    uint32_t i = gf__cell_hash(key, cells->size);
     for (;;) {
         const gf__cell *slot = &cells->slots[i];
         if (slot->key == key) return slot;
         if (slot->key == 0) return NULL;
-        i = (i + 1) & cells->mask;
+        i = gf__next_slot(cells, i);
     }
 }
 
@@ -296,26 +305,33 @@ int gf__cells_remove(gf__cells *cells, uint64_t key, uint32_t slot);
 
 /* ---- The table (gf_table.c) ---- */
 
-/* A fence: 32 bytes, everything but its index entries. The query reads it only for fences whose box overlaps the
- * query's (the ECEF centre and reach for the chord test, radius and generation for the hit). A free slot has
- * radius_mm 0 and links the free list through reach_q. */
+/* A fence's hot record: 16 bytes, what the query reads for a fence whose box overlaps the query's (the ECEF centre
+ * for the chord test, the radius for the reach and the distance). Four to a cache line, so the records of 10^5
+ * fences (1.6 MB) mostly stay in the last-level cache. Cold data (the centre in e7, the handle's generation) lives
+ * in parallel arrays of the table, read only when a fence is added, moved, removed, read back or reported.
+ * A free slot has radius_mm 0 and links the free list through x (as a uint32: the next free slot, or GF__NIL). */
 #define GF__SHAPE_RADIUS UINT32_MAX  /* radius_mm of a slot holding a polygon or corridor */
 
 typedef struct gf__fence {
-    int32_t x, y, z;     /* ECEF of the centre, q */
-    uint32_t reach_q;    /* radius in q, rounded up: a chord longer than reach_q + margin_q cannot be a hit; in a
-                          * free slot: the next free slot, or GF__NIL */
-    gf_point centre;
+    int32_t x, y, z;     /* ECEF of the centre, q; in a free slot x is the free list's link */
     uint32_t radius_mm;  /* 0 = free slot; GF__SHAPE_RADIUS: a polygon or corridor (table->shapes[slot]) */
-    uint32_t generation; /* 1..255, the top byte of the handle */
 } gf__fence;
+_Static_assert(sizeof(gf__fence) == 16, "four hot fence records per 64-byte cache line");
+
+/* A circle's radius in q, rounded up: a chord longer than this plus the margin cannot be a hit. ceil(r * 256 / 1000)
+ * = ceil(r * 32 / 125); r * 32 <= 1.6e9 fits 32 bits, so 32-bit ARM divides by a constant without a 64-bit helper. */
+static inline uint32_t gf__reach_q(uint32_t radius_mm) {
+    return (radius_mm * 32u + 124u) / 125u;
+}
 
 struct gf_table {
     uint32_t capacity;       /* most live fences allowed */
     uint32_t count;          /* live fences */
     uint32_t slots_used;     /* slots [0, slots_used) have been handed out at least once */
     uint32_t slots_cap;      /* allocated length of fences */
-    gf__fence *fences;
+    gf__fence *fences;       /* the hot records, slots_cap of them */
+    gf_point *centres;       /* per slot: a circle's centre (e7); a shape's is unused */
+    uint8_t *generations;    /* per slot: 1..255, the top byte of the handle (kept while the slot is free) */
     struct gf__shape **shapes;  /* NULL until the first polygon or corridor; then parallel to fences */
     uint32_t free_head;      /* first free slot (below slots_used), or GF__NIL */
     uint32_t free_count;
@@ -420,7 +436,7 @@ static inline void gf__lookup_levels(const gf_table *table, const gf__box *box, 
     for (uint32_t i = first; i < n; i++) {
         found[i] = GF__NIL;
         if (!((maybe >> i) & 1u)) continue;
-        home[i] = gf__cell_hash(key[i], cells->shift);
+        home[i] = gf__cell_hash(key[i], cells->size);
         uint64_t home_key = cells->slots[home[i]].key;
         home_empty |= (uint32_t)(home_key == 0) << i;
         at_home |= (uint32_t)(home_key == key[i]) << i;

@@ -69,7 +69,7 @@ static inline void gf__test_entry(const gf_table *table, const gf__entry *entry,
             gf__cell_rect own = gf__slot_rect(table, entry->slot);
             if (!gf__first_shared_cell(probe, &own, row, col)) return;
         }
-        gf__emit(sink, gf__handle_of(entry->slot, fence->generation), shape_distance_mm);
+        gf__emit(sink, gf__handle_of(entry->slot, table->generations[entry->slot]), shape_distance_mm);
         return;
     }
     if (!sink->at_ready) {
@@ -78,7 +78,7 @@ static inline void gf__test_entry(const gf_table *table, const gf__entry *entry,
     }
     /* Chord <= arc, so a hit has chord <= radius + margin: reach bounds the squared chord.
      * reach <= 2.6e7 q, so reach^2 stays far below 2^63. */
-    int64_t reach = (int64_t)fence->reach_q + margin_q + 1;
+    int64_t reach = (int64_t)gf__reach_q(fence->radius_mm) + margin_q + 1;
     int64_t dx = (int64_t)sink->at.x - fence->x;
     int64_t dy = (int64_t)sink->at.y - fence->y;
     int64_t dz = (int64_t)sink->at.z - fence->z;
@@ -92,7 +92,7 @@ static inline void gf__test_entry(const gf_table *table, const gf__entry *entry,
         gf__cell_rect own = gf__slot_rect(table, entry->slot);
         if (!gf__first_shared_cell(probe, &own, row, col)) return;
     }
-    gf__emit(sink, gf__handle_of(entry->slot, fence->generation), distance_mm);
+    gf__emit(sink, gf__handle_of(entry->slot, table->generations[entry->slot]), distance_mm);
 }
 
 /* Tests the fences of one cell (see gf__test_entry for `probe`). */
@@ -122,7 +122,7 @@ static void gf__test_remembered(const gf_table *table, const gf_cursor *cursor, 
 static void gf__scan_level(const gf_table *table, const gf__cell_rect *rect, int64_t margin_q, uint32_t margin_mm,
                            gf__sink *sink) {
     const gf__cells *cells = &table->cells;
-    for (uint64_t i = 0; i <= cells->mask; i++) {
+    for (uint64_t i = 0; i < cells->size; i++) {
         const gf__cell *cell = &cells->slots[i];
         if (cell->key == 0 || (uint32_t)(cell->key >> 48) != rect->level) continue;
         uint32_t row = (uint32_t)(cell->key >> 24) & 0xFFFFFF, col = (uint32_t)cell->key & 0xFFFFFF;
@@ -138,7 +138,7 @@ static void gf__scan_rect(const gf_table *table, const gf__box *box, uint32_t le
                           uint32_t margin_mm, gf__sink *sink) {
     const gf__cells *cells = &table->cells;
     gf__cell_rect rect = gf__rect_of(box, level);
-    if (gf__rect_cells(&rect) > ((uint64_t)cells->mask + 1) / 8) {
+    if (gf__rect_cells(&rect) > (uint64_t)cells->size / 8) {
         /* A margin far larger than this level's cells (or a box near a pole, where longitude cells are tiny):
          * reading every hash slot once is cheaper than probing each cell of the box. */
         gf__scan_level(table, &rect, margin_q, margin_mm, sink);

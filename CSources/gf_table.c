@@ -33,6 +33,8 @@ void gf_table_destroy(gf_table *table) {
         for (uint32_t slot = 0; slot < table->slots_used; slot++) gf__shape_free(table->shapes[slot]);
     free(table->shapes);
     free(table->fences);
+    free(table->centres);
+    free(table->generations);
     gf__cells_free(&table->cells);
     free(table);
 }
@@ -55,30 +57,44 @@ static uint32_t gf__live_slot(const gf_table *table, gf_handle handle) {
     uint32_t slot = handle & GF__SLOT_MASK;
     uint32_t generation = handle >> GF__SLOT_BITS;
     if (generation == 0 || slot >= table->slots_used) return GF__NIL;
-    const gf__fence *fence = &table->fences[slot];
-    if (fence->radius_mm == 0 || fence->generation != generation) return GF__NIL;
+    if (table->fences[slot].radius_mm == 0 || table->generations[slot] != generation) return GF__NIL;
     return slot;
 }
 
 /* ---- Slots ---- */
 
-/* Makes sure a slot can be taken without allocating. Grows by copying (not realloc): on failure the old array must
- * stay as it was. */
+/* Bytes per slot in the per-slot arrays (hot record, centre, generation; the shapes' pointers counted apart). */
+#define GF__SLOT_BYTES (sizeof(gf__fence) + sizeof(gf_point) + sizeof(uint8_t))
+
+/* Makes sure a slot can be taken without allocating. Grows by copying (not realloc): on failure the old arrays must
+ * stay as they were. */
 static int gf__reserve_slot(gf_table *table) {
     if (table->free_count > 0 || table->slots_used < table->slots_cap) return 0;
     uint64_t cap = table->slots_cap == 0 ? GF__SLOTS_INITIAL : (uint64_t)table->slots_cap * 2;
     if (cap > table->capacity) cap = table->capacity;
     gf__fence *fences = malloc((size_t)cap * sizeof *fences);
+    gf_point *centres = malloc((size_t)cap * sizeof *centres);
+    uint8_t *generations = malloc((size_t)cap * sizeof *generations);
     gf__shape **shapes = table->shapes == NULL ? NULL : calloc((size_t)cap, sizeof *shapes);
-    if (fences == NULL || (table->shapes != NULL && shapes == NULL)) {
+    if (fences == NULL || centres == NULL || generations == NULL || (table->shapes != NULL && shapes == NULL)) {
         free(fences);
+        free(centres);
+        free(generations);
         free(shapes);
         return -1;
     }
-    if (table->slots_used > 0) memcpy(fences, table->fences, table->slots_used * sizeof *fences);
+    if (table->slots_used > 0) {
+        memcpy(fences, table->fences, table->slots_used * sizeof *fences);
+        memcpy(centres, table->centres, table->slots_used * sizeof *centres);
+        memcpy(generations, table->generations, table->slots_used * sizeof *generations);
+    }
     free(table->fences);
-    table->bytes += (size_t)(cap - table->slots_cap) * sizeof *fences;
+    free(table->centres);
+    free(table->generations);
+    table->bytes += (size_t)(cap - table->slots_cap) * GF__SLOT_BYTES;
     table->fences = fences;
+    table->centres = centres;
+    table->generations = generations;
     if (shapes != NULL) {
         memcpy(shapes, table->shapes, table->slots_used * sizeof *shapes);
         free(table->shapes);
@@ -93,20 +109,20 @@ static int gf__reserve_slot(gf_table *table) {
 static uint32_t gf__take_slot(gf_table *table) {
     if (table->free_count > 0) {
         uint32_t slot = table->free_head;
-        table->free_head = table->fences[slot].reach_q;
+        table->free_head = (uint32_t)table->fences[slot].x;
         table->free_count--;
         return slot;
     }
     uint32_t slot = table->slots_used++;
-    table->fences[slot].generation = 1;
+    table->generations[slot] = 1;
     return slot;
 }
 
 static void gf__release_slot(gf_table *table, uint32_t slot) {
     gf__fence *fence = &table->fences[slot];
     fence->radius_mm = 0;
-    fence->generation = fence->generation % 255 + 1;  /* 1..255: a handle is never 0 */
-    fence->reach_q = table->free_head;
+    table->generations[slot] = (uint8_t)(table->generations[slot] % 255 + 1);  /* 1..255: a handle is never 0 */
+    fence->x = (int32_t)table->free_head;
     table->free_head = slot;
     table->free_count++;
 }
@@ -117,7 +133,7 @@ static void gf__release_slot(gf_table *table, uint32_t slot) {
 static gf__box gf__slot_box(const gf_table *table, uint32_t slot) {
     const gf__fence *fence = &table->fences[slot];
     if (fence->radius_mm == GF__SHAPE_RADIUS) return table->shapes[slot]->box;
-    return gf__fence_box(fence->centre, fence->radius_mm);
+    return gf__fence_box(table->centres[slot], fence->radius_mm);
 }
 
 gf__cell_rect gf__slot_rect(const gf_table *table, uint32_t slot) {
@@ -181,9 +197,8 @@ static void gf__set_fence(gf_table *table, uint32_t slot, gf_point centre, uint3
     fence->x = e.x;
     fence->y = e.y;
     fence->z = e.z;
-    fence->reach_q = (uint32_t)(((uint64_t)radius_mm * GF__Q_PER_M + 999) / 1000);
-    fence->centre = centre;
     fence->radius_mm = radius_mm;
+    table->centres[slot] = centre;
 }
 
 /* ---- Public mutators ---- */
@@ -202,7 +217,7 @@ gf_status gf_fence_add(gf_table *table, gf_point centre, uint32_t radius_mm, gf_
     gf__index_insert(table, slot, &rect);
     table->count++;
     table->epoch++;
-    *out = gf__handle_of(slot, table->fences[slot].generation);
+    *out = gf__handle_of(slot, table->generations[slot]);
     return GF_OK;
 }
 
@@ -234,7 +249,7 @@ gf_status gf_fence_move(gf_table *table, gf_handle handle, gf_point centre, uint
     if (gf__cells_reserve(&table->cells, &new_rect, &table->bytes) != 0) return GF_ERR_NOMEM;
 
     gf__fence *fence = &table->fences[slot];
-    gf__cell_rect old_rect = gf__fence_rect(fence->centre, fence->radius_mm);
+    gf__cell_rect old_rect = gf__fence_rect(table->centres[slot], fence->radius_mm);
     gf__index_erase(table, slot, &old_rect);
     gf__set_fence(table, slot, centre, radius_mm);
     gf__index_insert(table, slot, &new_rect);
@@ -247,7 +262,7 @@ gf_status gf_fence_get(const gf_table *table, gf_handle handle, gf_point *centre
     uint32_t slot = gf__live_slot(table, handle);
     if (slot == GF__NIL) return GF_ERR_HANDLE;
     if (table->fences[slot].radius_mm == GF__SHAPE_RADIUS) return GF_ERR_KIND;
-    if (centre != NULL) *centre = table->fences[slot].centre;
+    if (centre != NULL) *centre = table->centres[slot];
     if (radius_mm != NULL) *radius_mm = table->fences[slot].radius_mm;
     return GF_OK;
 }
@@ -263,7 +278,7 @@ gf_status gf_fence_distance(const gf_table *table, gf_handle handle, gf_point fi
     const gf__fence *fence = &table->fences[slot];
     if (fence->radius_mm != GF__SHAPE_RADIUS) {
         /* A circle: the same arc as the query's, from the same chord, so both agree to the millimetre. */
-        *distance_mm = gf__arc_mm(gf__chord2(gf__ecef_of(fix), gf__ecef_of(fence->centre))) - (int64_t)fence->radius_mm;
+        *distance_mm = gf__arc_mm(gf__chord2(gf__ecef_of(fix), gf__ecef_of(table->centres[slot]))) - (int64_t)fence->radius_mm;
         return GF_OK;
     }
     /* A shape: its query test with the limit as margin. Outside beyond it the test reports nothing; the distance
@@ -328,15 +343,16 @@ static gf_status gf__add_shape(gf_table *table, gf__shape *shape, size_t shape_b
     }
     uint32_t slot = gf__take_slot(table);
     gf__fence *fence = &table->fences[slot];
-    memset(fence, 0, offsetof(gf__fence, generation));
-    fence->centre.lat = (int32_t)((int64_t)(shape->box.lat_lo + shape->box.lat_hi) / 2 - GF_LAT_MAX_E7);
+    memset(fence, 0, sizeof *fence);
     fence->radius_mm = GF__SHAPE_RADIUS;
+    table->centres[slot].lat = (int32_t)((int64_t)(shape->box.lat_lo + shape->box.lat_hi) / 2 - GF_LAT_MAX_E7);
+    table->centres[slot].lon = 0;
     table->shapes[slot] = shape;
     table->bytes += shape_bytes;
     gf__index_insert(table, slot, &rect);
     table->count++;
     table->epoch++;
-    *out = gf__handle_of(slot, fence->generation);
+    *out = gf__handle_of(slot, table->generations[slot]);
     return GF_OK;
 }
 
@@ -395,18 +411,16 @@ gf_status gf_table_verify(const gf_table *table) {
 
     for (uint32_t slot = 0; slot < table->slots_used; slot++) {
         const gf__fence *fence = &table->fences[slot];
-        if (fence->generation < 1 || fence->generation > 255) return GF_ERR_CORRUPT;
+        if (table->generations[slot] < 1) return GF_ERR_CORRUPT;
         int is_shape = fence->radius_mm == GF__SHAPE_RADIUS;
         if (table->shapes != NULL && (table->shapes[slot] != NULL) != is_shape) return GF_ERR_CORRUPT;
         if (is_shape && table->shapes == NULL) return GF_ERR_CORRUPT;
         if (fence->radius_mm == 0) continue;
         live++;
         if (!is_shape) {
-            if (gf__check_fence(fence->centre, fence->radius_mm) != GF_OK) return GF_ERR_CORRUPT;
-            gf__ecef e = gf__ecef_of(fence->centre);
-            if (fence->x != e.x || fence->y != e.y || fence->z != e.z
-                || fence->reach_q != (uint32_t)(((uint64_t)fence->radius_mm * GF__Q_PER_M + 999) / 1000))
-                return GF_ERR_CORRUPT;
+            if (gf__check_fence(table->centres[slot], fence->radius_mm) != GF_OK) return GF_ERR_CORRUPT;
+            gf__ecef e = gf__ecef_of(table->centres[slot]);
+            if (fence->x != e.x || fence->y != e.y || fence->z != e.z) return GF_ERR_CORRUPT;
         }
         gf__entry entry = gf__entry_of(slot, gf__slot_box(table, slot));
         gf__cell_rect rect = gf__slot_rect(table, slot);
@@ -422,7 +436,7 @@ gf_status gf_table_verify(const gf_table *table) {
     uint32_t slot = table->free_head;
     for (uint32_t i = 0; i < table->free_count; i++) {
         if (slot >= table->slots_used || table->fences[slot].radius_mm != 0) return GF_ERR_CORRUPT;
-        slot = table->fences[slot].reach_q;
+        slot = (uint32_t)table->fences[slot].x;
     }
     if (slot != GF__NIL) return GF_ERR_CORRUPT;
     uint32_t listed = 0;
@@ -437,7 +451,7 @@ gf_status gf_table_verify(const gf_table *table) {
     /* Every cell is reachable, non-empty, inside the arena, and holds only live fences; the total matches the
      * fences' rects (so, with the check above, no cell holds an entry it should not). */
     uint64_t entries = 0, used = 0;
-    for (uint64_t i = 0; i <= cells->mask; i++) {
+    for (uint64_t i = 0; i < cells->size; i++) {
         const gf__cell *cell = &cells->slots[i];
         if (cell->key == 0) continue;
         used++;

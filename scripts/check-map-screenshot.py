@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that a map page of GeofencingMap renders in headless Chromium.
 
-Usage: check-map-screenshot.py MAP.html [--png OUT.png] [--expect NAME=R,G,B ...] [--rendered TEXT] ...
+Usage: check-map-screenshot.py MAP.html [--png OUT.png] [--expect NAME=R,G,B ...] [--rendered TEXT]
+                              [--allow-requests REGEX [--min-requests N]] ...
 
 1. `chromium --dump-dom`: the page's script must have finished drawing, which it marks with
    body[data-rendered="fences=N track=M events=K"] (compared with --rendered when given), and must not have
@@ -10,11 +11,15 @@ Usage: check-map-screenshot.py MAP.html [--png OUT.png] [--expect NAME=R,G,B ...
    RGBA, every filter type) and must not be blank, and must hold at least --min-pixels pixels of each expected
    colour (within --tolerance per channel) outside the page's own panel, legend and scale bar (their boxes come
    from body[data-overlays]), so the legend's swatches alone cannot pass the check.
+3. Both runs write Chromium's network log (--log-net-log); every request the page made (not the browser's own
+   update and sign-in checks, whose initiator is "not an origin") must match --allow-requests, and there must be
+   at least --min-requests of them. Without --allow-requests the page may request nothing at all.
 
 Without --expect the colours are GeofencingMap's MapPalette: fence, track-outside and track-inside.
 Exit status: 0 when every check passes, 1 when one fails (with a message on stderr), 2 for bad arguments.
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -48,21 +53,50 @@ def parse_colour(text):
 
 def chromium_command(args, profile, *mode):
     command = [args.chromium, "--headless", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-               "--disable-extensions", "--force-device-scale-factor=1", f"--user-data-dir={profile}",
+               "--disable-extensions", "--disable-background-networking", "--force-device-scale-factor=1",
+               f"--user-data-dir={profile}",
                f"--window-size={args.width},{args.height}", f"--virtual-time-budget={args.budget_ms}", *mode]
     if os.geteuid() == 0:
         command.insert(1, "--no-sandbox")  # Chromium refuses to run as root with its sandbox
     return command + ["file://" + os.path.abspath(args.html)]
 
 
+def page_requests(net_log):
+    """The URLs the page requested, from a Chromium network log: URL_REQUEST_START_JOB events whose initiator is
+    an origin (the page's is "null", a file's opaque origin); the browser's own requests have "not an origin"."""
+    try:
+        with open(net_log, encoding="utf-8", errors="replace") as file:
+            text = file.read()
+    except OSError as error:
+        raise CheckFailed(f"chromium wrote no network log: {error}")
+    # Chromium may be stopped before it closes the log's JSON: close it here.
+    try:
+        log = json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            log = json.loads(text.rstrip().rstrip(",") + "]}")
+        except json.JSONDecodeError as error:
+            raise CheckFailed(f"{net_log}: not a network log: {error}")
+    names = {number: name for name, number in log.get("constants", {}).get("logEventTypes", {}).items()}
+    urls = []
+    for event in log.get("events", []):
+        params = event.get("params") or {}
+        # The job's start carries the URL; its end (phase 2) carries no parameters.
+        if names.get(event.get("type")) == "URL_REQUEST_START_JOB" and "url" in params \
+                and params.get("initiator") != "not an origin":
+            urls.append(params["url"])
+    return urls
+
+
 def run_chromium(args, *mode):
-    """Runs one headless Chromium with a throwaway profile; returns (stdout bytes, seconds)."""
+    """Runs one headless Chromium with a throwaway profile; returns (stdout bytes, seconds, the page's requests)."""
     profile = tempfile.mkdtemp(prefix="map-check-profile-")
+    net_log = os.path.join(profile, "net-log.json")
     try:
         started = time.monotonic()
         try:
-            result = subprocess.run(chromium_command(args, profile, *mode), stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, timeout=args.timeout)
+            result = subprocess.run(chromium_command(args, profile, f"--log-net-log={net_log}", *mode),
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=args.timeout)
         except subprocess.TimeoutExpired:
             raise CheckFailed(f"chromium {' '.join(mode)} did not finish within {args.timeout} s")
         except OSError as error:
@@ -70,7 +104,7 @@ def run_chromium(args, *mode):
         if result.returncode != 0:
             tail = result.stderr.decode(errors="replace").strip().splitlines()[-3:]
             raise CheckFailed(f"chromium {' '.join(mode)} exited {result.returncode}: {' | '.join(tail)}")
-        return result.stdout, time.monotonic() - started
+        return result.stdout, time.monotonic() - started, page_requests(net_log)
     finally:
         shutil.rmtree(profile, ignore_errors=True)
 
@@ -180,7 +214,7 @@ def count_colours(width, rows, expected, tolerance, excluded):
 
 
 def check(args):
-    dom, dom_seconds = run_chromium(args, "--dump-dom")
+    dom, dom_seconds, dom_requests = run_chromium(args, "--dump-dom")
     attributes = body_attributes(dom.decode(errors="replace"))
     if "data-render-error" in attributes:
         raise CheckFailed(f"the page's script failed: {attributes['data-render-error']}")
@@ -194,7 +228,7 @@ def check(args):
     png = args.png or os.path.join(tempfile.mkdtemp(prefix="map-check-"), "map.png")
     if os.path.exists(png):
         os.remove(png)
-    _, shot_seconds = run_chromium(args, f"--screenshot={os.path.abspath(png)}")
+    _, shot_seconds, shot_requests = run_chromium(args, f"--screenshot={os.path.abspath(png)}")
     if not os.path.exists(png):
         raise CheckFailed(f"chromium wrote no screenshot to {png}")
     width, height, rows = decode_png(png)
@@ -212,6 +246,14 @@ def check(args):
     summary = ", ".join(f"{name} {counts[name]} px" for name in expected)
     if missing:
         raise CheckFailed(f"{png}: too few pixels (< {args.min_pixels}) of {'; '.join(missing)}; found {summary}")
+    requests = dom_requests + shot_requests
+    allowed = re.compile(args.allow_requests) if args.allow_requests else None
+    refused = [url for url in requests if not (allowed and allowed.fullmatch(url))]
+    if refused:
+        raise CheckFailed(f"the page requested {len(refused)} URL(s) it should not have: {', '.join(refused[:5])}")
+    if len(requests) < args.min_requests:
+        raise CheckFailed(f"the page made {len(requests)} request(s), want at least {args.min_requests}")
+    summary += f"; {len(requests)} request(s) by the page"
     script_ms = attributes.get("data-render-ms", "?")
     print(f"ok: {args.html} rendered ({rendered}); {png} {width}x{height}, {len(histogram)} colours, {summary}; "
           f"page script {script_ms} ms, chromium dump-dom {dom_seconds:.2f} s, screenshot {shot_seconds:.2f} s")
@@ -226,6 +268,9 @@ def main():
     parser.add_argument("--rendered", help="the exact body[data-rendered] value wanted, e.g. 'fences=3 track=0 events=0'")
     parser.add_argument("--min-pixels", type=int, default=20, help="pixels each colour needs (default 20)")
     parser.add_argument("--tolerance", type=int, default=10, help="per-channel difference allowed (default 10)")
+    parser.add_argument("--allow-requests", metavar="REGEX",
+                        help="the URLs the page may request (whole-URL match); default: none")
+    parser.add_argument("--min-requests", type=int, default=0, help="requests the page must make (default 0)")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--width", type=int, default=1200)
     parser.add_argument("--height", type=int, default=800)

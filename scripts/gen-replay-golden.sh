@@ -21,7 +21,9 @@ digests="$out/digests.txt"
 : > "$digests"
 for log in "$shared"/data/nmea/*; do
     name=$(basename "$log")
-    "$geofence" replay "$log" --fences "$shared/data/pois/seq-stops.txt" --format jsonl > "$scratch/out" 2>/dev/null
+    # Every region's determination: the outputs stay comparable with those before the daemon's inside-only default.
+    "$geofence" replay "$log" --fences "$shared/data/pois/seq-stops.txt" --format jsonl --determinations all \
+        > "$scratch/out" 2>/dev/null
     printf '%s %s %s\n' "replay/$name" "$(wc -l < "$scratch/out")" "$(sha256sum < "$scratch/out" | cut -d' ' -f1)" \
         >> "$digests"
     grep -v '"type":"state"' "$scratch/out" > "$out/$name.events.jsonl" || rm -f "$out/$name.events.jsonl"

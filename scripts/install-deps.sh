@@ -8,7 +8,11 @@ set -euo pipefail
 
 # Build: the C libraries behind the system-library targets (libgps: the gpsd reader; SQLite: the store;
 # libmosquitto: the MQTT sink; GEOS: perf's geos-strtree peer), and gcc for the C core's integer-only check.
-PACKAGES=(gcc libc6-dev pkg-config libgps-dev libsqlite3-dev libmosquitto-dev libgeos-dev)
+# perf's C++ peers (`swift build` builds perf): libboost-dev for boost.geometry's rtree (headers only), libs2-dev for
+# S2's S2CellIndex (it brings Abseil), libstdc++-12-dev for the C++ standard library they compile against.
+# libjs-leaflet: the map's Leaflet, compiled into the binary (Plugins/LeafletEmbedding).
+PACKAGES=(gcc libc6-dev pkg-config libgps-dev libsqlite3-dev libmosquitto-dev libgeos-dev libboost-dev libs2-dev
+          libstdc++-12-dev libjs-leaflet)
 # tzdata: the IANA zones a region's schedule names (Foundation's TimeZone reads the system's zoneinfo), at run
 # time and in the schedule tests.
 PACKAGES+=(tzdata)
@@ -24,8 +28,11 @@ if [ "${1:-}" = "--test" ]; then
     # as an unprivileged user in the security test. python3-seccomp: scripts/service-sandbox.py, which runs the
     # daemon under the service unit's system call filter in the service-unit test. strace: the standard-output
     # tests count write and fsync calls. time: GNU time, the fence readers' peak-memory test.
+    # dpkg-dev (dpkg-shlibdeps), binutils (strip), man-db + groff-base (the man page test), lintian: the Debian
+    # package (scripts/build-deb.sh, scripts/check-package.sh).
     PACKAGES+=(gpsd gpsd-clients sqlite3 mosquitto openssl chromium python3 systemd clang-14 libclang-rt-14-dev
-               python3-geographiclib e2fsprogs util-linux python3-seccomp strace time)
+               python3-geographiclib e2fsprogs util-linux python3-seccomp strace time
+               dpkg-dev binutils man-db groff-base lintian)
 elif [ -n "${1:-}" ]; then
     echo "usage: $0 [--test]" >&2
     exit 2

@@ -30,10 +30,12 @@ const char *pp_status_message(pp_status status) {
     case PP_OK: return "success";
     case PP_ERR_NOMEM: return "out of memory";
     case PP_ERR_FENCE: return "a fence is out of the core's range (|lat| <= 85 degrees, radius 1 m .. 50 km)";
-    case PP_ERR_ANTIMERIDIAN: return "a fence's bounding box crosses +-180 degrees (geos-strtree does not split boxes)";
+    case PP_ERR_ANTIMERIDIAN:
+        return "a fence's bounding box crosses +-180 degrees (geos-strtree and the boost rtrees do not split boxes)";
     case PP_ERR_GEOS: return "GEOS reported an error";
     case PP_ERR_FIX: return "a fix is out of range for gf_distance";
     case PP_ERR_TRUNCATED: return "the hit buffer was too short for one fix";
+    case PP_ERR_LIBRARY: return "boost or S2 threw an exception";
     }
     return "unknown status";
 }

@@ -18,6 +18,14 @@ public enum GeofenceCLI {
 
     /// Runs the command line (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
+        if arguments == ["--version"] {
+            Console.out(Version.text)
+            return 0
+        }
+        if arguments == ["help", "--man"] {
+            Console.out(ManPage.text)
+            return 0
+        }
         guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
             Console.out(overview)
             return arguments.isEmpty ? 2 : 0
@@ -54,6 +62,8 @@ public enum GeofenceCLI {
 
             """
         for command in commands { text += "  \(command.name.padding(toLength: 10, withPad: " ", startingAt: 0))\(command.summary)\n" }
+        text += "\ngeofence --version prints the version, the commit and the traits compiled in;\n"
+            + "geofence help --man the manual page geofence(1).\n"
         text += "\nExit status: 0 success, 1 failure, 2 usage error."
         return text
     }

@@ -28,6 +28,9 @@ public struct EventRecord: Sendable, Hashable, Codable {
     public var inferred: Bool
     /// Time and position interpolated between two fixes (a fast pass through a small region).
     public var interpolated: Bool
+    /// Estimated GNSS time the vehicle crossed the boundary (`RegionEvent.crossedAt`): enters and exits; nil for
+    /// the other kinds and when no crossing was seen.
+    public var crossedAt: Date?
     /// overspeed, overspeed_end: the episode's highest speed in m/s; nil for the other kinds.
     public var maximumSpeed: Double? = nil
     /// overspeed, overspeed_end: seconds over the limit (`RegionEvent.overLimitDuration`); nil for the other kinds.
@@ -35,7 +38,8 @@ public struct EventRecord: Sendable, Hashable, Codable {
 
     public init(
         sequence: UInt64, kind: Kind, region: String, time: Date, latitude: Double, longitude: Double,
-        distance: Double?, state: RegionState, inferred: Bool = false, interpolated: Bool = false
+        distance: Double?, state: RegionState, inferred: Bool = false, interpolated: Bool = false,
+        crossedAt: Date? = nil
     ) {
         self.sequence = sequence
         self.kind = kind
@@ -47,6 +51,7 @@ public struct EventRecord: Sendable, Hashable, Codable {
         self.state = state
         self.inferred = inferred
         self.interpolated = interpolated
+        self.crossedAt = crossedAt
     }
 
     public init(_ event: RegionEvent) {
@@ -63,7 +68,7 @@ public struct EventRecord: Sendable, Hashable, Codable {
         self.init(
             sequence: event.sequence, kind: kind, region: event.regionIdentifier, time: event.time,
             latitude: event.coordinate.latitude, longitude: event.coordinate.longitude, distance: event.distance,
-            state: event.state, inferred: event.inferred, interpolated: event.interpolated)
+            state: event.state, inferred: event.inferred, interpolated: event.interpolated, crossedAt: event.crossedAt)
         maximumSpeed = event.maximumSpeed
         overLimitDuration = event.overLimitDuration
     }

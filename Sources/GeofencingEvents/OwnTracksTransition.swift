@@ -10,7 +10,10 @@ import Foundation
 /// - `desc` and `rid`: the region's identifier (OwnTracks' region id is a string; the identifier is already unique
 ///   and stable).
 /// - `t`: "c", a circular region (the only geographic trigger OwnTracks knows; polygons and corridors too).
-/// - `tst`: the event's GNSS time in whole epoch seconds (rounded down).
+/// - `tst`: in whole epoch seconds (rounded down), the booklet's "timestamp at which the event occurred": the
+///   moment the phone crossed into or out of the region (its OS reports a region crossing, not a decision of
+///   hysteresis rules). So the event's estimated crossing, `crossedAt`, where it has one; otherwise (an inferred
+///   transition after a restart) its GNSS time.
 /// - `wtst`: the time the waypoint was made, which pairs a transition with its waypoint in the Recorder. The store
 ///   does not keep when a region was made, so this is `waypointTimestamp(identifier:)`: the same number for the
 ///   same identifier on every unit, across restarts.
@@ -29,7 +32,7 @@ public enum OwnTracksTransition {
         case .dwell, .approach, .state, .overspeed, .overspeedEnd: return nil
         }
         let region = JSONText.quoted(event.region)
-        let seconds = Int64(event.time.timeIntervalSince1970.rounded(.down))
+        let seconds = Int64((event.crossedAt ?? event.time).timeIntervalSince1970.rounded(.down))
         var line = "{\"_type\":\"transition\",\"event\":\"\(transition)\",\"desc\":\(region),\"t\":\"c\""
         line += ",\"tst\":\(seconds),\"wtst\":\(waypointTimestamp(identifier: event.region))"
         line += ",\"lat\":\(JSONText.fixed(event.latitude, decimals: 7))"

@@ -78,6 +78,8 @@ struct GPSDReader {
         core.count { $0.connections += 1 }
         core.publish(.connected)
 
+        var epochs = TPVEpochAssembler()
+        defer { if let held = epochs.flush() { deliver(held) } }  // the connection's last epoch
         let clock = ContinuousClock()
         var lastMessage = clock.now
         while !core.isStopRequested {
@@ -93,7 +95,11 @@ struct GPSDReader {
             case .success(let length) where length > 0:
                 lastMessage = clock.now
                 heardFromGPSD = true
-                if data.pointee.set & STATUS_SET != 0 { deliverReport(TPVReport(data.pointee.fix)) }
+                if data.pointee.set & STATUS_SET != 0 {
+                    accept(TPVReport(data.pointee.fix), into: &epochs)
+                } else if data.pointee.set & GST_SET != 0, let done = epochs.add(GSTReport(data.pointee.gst)) {
+                    deliver(done)
+                }
                 continue  // more may be buffered: read until libgps has no whole line left
             case .success:
                 break  // no whole line buffered and nothing more on the socket yet
@@ -109,11 +115,13 @@ struct GPSDReader {
         return .stopped
     }
 
-    /// Passes one TPV report on. libgps's JSON unpacker sets `set = STATUS_SET | ...` for a TPV report and only ORs
-    /// bits in for the other classes (libgps_json.c since gpsd 3.20; seen with 3.22), so with `set` cleared before
-    /// `gps_read`, `STATUS_SET` means "this message was a TPV". Its fields are defaulted (NaN, time 0) before each
-    /// TPV is unpacked, so nothing is carried over from the previous report.
-    private func deliverReport(_ report: TPVReport) {
+    /// Counts one TPV report and hands it to the epoch assembler, which passes on the previous epoch once this one
+    /// begins it; a report without a usable time or with an invalid mode has no epoch and ends here. libgps's
+    /// JSON unpacker sets `set = STATUS_SET | ...` for a TPV report and only ORs bits in for the other classes
+    /// (libgps_json.c since gpsd 3.20; seen with 3.22), so with `set` cleared before `gps_read`, `STATUS_SET`
+    /// means "this message was a TPV" (and `GST_SET` alone a GST). Its fields are defaulted (NaN, time 0) before
+    /// each TPV is unpacked, so nothing is carried over from the previous report.
+    private func accept(_ report: TPVReport, into epochs: inout TPVEpochAssembler) {
         let reading = report.reading
         core.count { statistics in
             statistics.reports += 1
@@ -124,7 +132,13 @@ struct GPSDReader {
             case .invalid: statistics.invalidReports += 1
             }
         }
-        if case .observation(let observation) = reading { core.deliver(observation) }
+        guard case .observation = reading, let done = epochs.add(report) else { return }
+        deliver(done)
+    }
+
+    /// Passes on the report of a completed epoch (with its GST, if any).
+    private func deliver(_ report: TPVReport) {
+        if case .observation(let observation) = report.reading { core.deliver(observation) }
     }
 
     /// Whether gpsd closed its end of the connection: a peek at the socket reads end-of-file (0 bytes) or fails as

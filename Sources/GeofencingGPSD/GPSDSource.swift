@@ -11,10 +11,13 @@ import Geofencing
 /// }
 /// ```
 ///
-/// The source connects to gpsd, asks for JSON reports (`gps_stream(WATCH_ENABLE | WATCH_JSON)`) and turns each TPV
-/// report into an `Observation`: mode 2 or 3 with a position is a `.fix` (GNSS time, latitude, longitude, accuracy
-/// from `eph` or from `epx`/`epy`, speed, track, altitude above mean sea level; what gpsd leaves out stays nil, never
-/// 0); mode 0 or 1 is a `.noFix` at the report's time, so the monitor can tell an outage. Reports without a usable
+/// The source connects to gpsd, asks for JSON reports (`gps_stream(WATCH_ENABLE | WATCH_JSON)`) and turns each
+/// epoch's TPV report into an `Observation`: mode 2 or 3 with a position is a `.fix` (GNSS time, latitude,
+/// longitude, speed, track, altitude above mean sea level; what gpsd leaves out stays nil, never 0; accuracy by the
+/// model of `HorizontalAccuracyEstimate`: the epoch's GST report, else `eph`, else `epx`/`epy`, as the NMEA reader
+/// computes it from the same receiver output); mode 0 or 1 is a `.noFix` at the report's time, so the monitor can
+/// tell an outage. One observation per epoch, passed on when the next epoch begins (`TPVEpochAssembler`: the
+/// epoch's GST can follow its TPV), so observations lag by one epoch. Reports without a usable
 /// GNSS time (none, one libgps could not parse, any before the GPS epoch 1980-01-06) are counted
 /// (`GPSDStatistics.untimedReports`) and not passed on; so are reports with a mode outside 0 ... 3
 /// (`invalidReports`).

@@ -52,4 +52,13 @@ extension TPVReport {
             speed: fix.speed, track: fix.track, altitudeMSL: fix.altMSL)
     }
 }
+
+extension GSTReport {
+    /// The report libgps unpacked into `gst`.
+    init(_ gst: gst_t) {
+        self.init(
+            seconds: Int(gst.utctime.tv_sec), nanoseconds: Int(gst.utctime.tv_nsec),
+            latitudeSigma: gst.lat_err_deviation, longitudeSigma: gst.lon_err_deviation)
+    }
+}
 #endif

@@ -23,6 +23,8 @@ struct TPVReport: Sendable, Hashable {
     var track: Double
     /// Altitude above mean sea level (m).
     var altitudeMSL: Double
+    /// The epoch's GST report, when gpsd sent one with this report's time (paired by `TPVEpochAssembler`).
+    var gst: GSTReport? = nil
 
     /// What the report means for the monitor.
     enum Reading: Sendable, Hashable {
@@ -40,9 +42,8 @@ struct TPVReport: Sendable, Hashable {
 
     /// The report as an observation.
     ///
-    /// - mode 2 or 3 with a latitude and longitude: `.fix`, with the accuracy from `eph`, or from `epx` and `epy`
-    ///   when gpsd sent no `eph` (`sqrt(epx² + epy²)`, the radius of the circle around the error box: conservative);
-    ///   every value gpsd did not send (NaN) stays nil, never 0.
+    /// - mode 2 or 3 with a latitude and longitude: `.fix`, with the accuracy of `horizontalAccuracy`; every value
+    ///   gpsd did not send (NaN) stays nil, never 0.
     /// - mode 0 or 1, or a 2-D/3-D report without a position: `.noFix` at its time.
     /// - no time, or one before the GPS epoch (`earliestTime`: what libgps makes of a time it cannot parse):
     ///   `.untimed`, whatever the mode.
@@ -59,11 +60,17 @@ struct TPVReport: Sendable, Hashable {
             speed: Self.finite(speed), course: Self.finite(track), altitude: Self.finite(altitudeMSL))))
     }
 
-    /// `eph`, else the combination of `epx` and `epy`, else nil; negative values count as absent.
+    /// The model of `HorizontalAccuracyEstimate`, as the NMEA and gpsd JSON readers compute it: the epoch's GST
+    /// error ellipse, else `eph`, else the combination of `epx` and `epy`, else nil; negative values count as
+    /// absent.
     var horizontalAccuracy: Double? {
+        if let gst, let accuracy = HorizontalAccuracyEstimate.fromSigmas(latitude: gst.latitudeSigma,
+                                                                         longitude: gst.longitudeSigma) {
+            return accuracy
+        }
         if let eph = Self.finite(eph), eph >= 0 { return eph }
-        if let epx = Self.finite(epx), let epy = Self.finite(epy), epx >= 0, epy >= 0 {
-            return (epx * epx + epy * epy).squareRoot()
+        if let epx = Self.finite(epx), let epy = Self.finite(epy) {
+            return HorizontalAccuracyEstimate.fromAxisErrors95(x: epx, y: epy)
         }
         return nil
     }

@@ -2,30 +2,36 @@ import Foundation
 import Geofencing
 import GeofencingEvents
 
-/// A map of fences, a track and events as one self-contained HTML file: inline SVG, script and style, no tiles,
-/// no fonts, no requests. Open it in any browser; drag to pan, wheel or +/- to zoom, "Fit all" to see everything.
+/// A map of fences, a track and events as one self-contained HTML file on Leaflet (inlined with its licence), with
+/// no fonts, no images and no requests; with `tiles`, a street layer from that tile server when the viewer is
+/// online, and images from its host are all the page may fetch. Drag to pan, wheel or +/- to zoom, "Fit all".
 ///
-/// Fences (circles, polygons with their holes and parts, corridors as a band of their half-width around the path)
-/// are drawn true-size in a local projection centred on the data (`LocalProjection`), the track in the
-/// inside/outside colours of `MapPalette`, events as markers by kind with their time; a scale bar stays true at the
-/// centre of every view. Region identifiers and the title are treated as data: escaped wherever they appear.
+/// Fences (circles, polygons with their holes and parts even-odd, corridors as a band of their half-width around
+/// the path) are drawn true-size on WGS-84, the track in the inside/outside colours of `MapPalette`, events as
+/// markers by kind with their time; a scale bar stays true at the centre of every view. The data travels in the
+/// local plane of `LocalProjection` and the page turns it back into degrees. Region identifiers, the title and the
+/// attribution are treated as data: escaped wherever they appear.
 public struct MapDocument: Sendable {
     public var title: String
     public var regions: [Region]
     public var track: [MapTrackPoint]
     public var events: [EventRecord]
+    /// The street layer; nil (the default) for a page that fetches nothing.
+    public var tiles: MapTiles?
 
-    public init(title: String, regions: [Region], track: [MapTrackPoint] = [], events: [EventRecord] = []) {
+    public init(title: String, regions: [Region], track: [MapTrackPoint] = [], events: [EventRecord] = [],
+                tiles: MapTiles? = nil) {
         self.title = title
         self.regions = regions
         self.track = track
         self.events = events
+        self.tiles = tiles
     }
 
     /// The page. Fences with an invalid centre, radius or vertex, fixes and events with invalid coordinates are left
     /// out (and counted in the page's data as `skipped`); the rest is drawn. The track is thinned to about one fix
     /// per pixel at the fit-all zoom but never by more than 2 m, keeping every change of state (`TrackSimplifier`,
-    /// `MapPayload.maximumTolerance`): 12,866 fences and a 30k-fix drive make a page of about 1 MB. Polygon and
+    /// `MapPayload.maximumTolerance`): 12,866 fences and a 30k-fix drive make a page of about 1.2 MB, Leaflet's 150 KB included. Polygon and
     /// corridor outlines are thinned to half a pixel of a view that fits the outline, at most 4,000 vertices each
     /// (`MapOutline`); the monitor's regions are not changed.
     public func html() -> String {
@@ -42,7 +48,7 @@ public struct MapDocument: Sendable {
         summary += " \u{00b7} \(Self.counted(payload.eventCount, "event")) \u{00b7} centre "
             + JSONText.fixed(payload.projection.origin.latitude, decimals: 5) + ", "
             + JSONText.fixed(payload.projection.origin.longitude, decimals: 5)
-        return MapPageTemplate.page(title: title, summary: summary, payloadJSON: payload.json)
+        return MapPageTemplate.page(title: title, summary: summary, payloadJSON: payload.json, tiles: tiles)
     }
 
     /// Writes `html()` to `path` atomically (a temporary file in the same folder, then renamed), so a reader never

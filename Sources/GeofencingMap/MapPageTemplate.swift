@@ -1,30 +1,34 @@
 import Foundation
 import GeofencingEvents
 
-/// The page around the data: markup, style and legend. Everything is inline; the Content-Security-Policy forbids
-/// every fetch (`default-src 'none'`), so even a bug could not make the page reach the network, and lets only the
-/// page's own script run.
+/// The page around the data: markup, style, legend, Leaflet inlined, and the policy. Everything is inline. The
+/// Content-Security-Policy forbids every fetch (`default-src 'none'`) except, with a street layer, images from the
+/// tile server's one host; only the two scripts the page carries (Leaflet and the page's own, named by their
+/// SHA-256) may run, so an injected `<script>` or `onerror=` could not, even if an escape were missed.
 enum MapPageTemplate {
-    /// The page. `title` is raw data: it is escaped here for text and for the attribute it appears in.
-    static func page(title: String, summary: String, payloadJSON: String) -> String {
+    /// The page. `title`, `summary` and the tiles' attribution are raw data: escaped here for text and attributes.
+    static func page(title: String, summary: String, payloadJSON: String, tiles: MapTiles?) -> String {
         let titleText = MapEscaping.htmlText(title)
+        var tilesJSON = "null"
+        if let tiles { tilesJSON = "{\"url\":" + MapEscaping.scriptJSONString(tiles.template) + "}" }
+        let attribution = "Leaflet" + (tiles.map { " | " + $0.attribution } ?? "")
         return """
             <!DOCTYPE html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
+            <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy(tiles: tiles))">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(titleText)</title>
+            <style>
+            \(LeafletLibrary.style)
+            </style>
             <style>
             \(style)
             </style>
             </head>
             <body>
-            <svg id="map" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="\(MapEscaping.htmlAttribute("Map: " + title))">
-            <g id="world"><g id="fences"></g><g id="track"></g></g>
-            <g id="overlay"></g>
-            </svg>
+            <div id="map" role="img" aria-label="\(MapEscaping.htmlAttribute("Map: " + title))"></div>
             <div id="panel">
             <h1>\(titleText)</h1>
             <div id="summary">\(MapEscaping.htmlText(summary))</div>
@@ -37,7 +41,10 @@ enum MapPageTemplate {
             </div>
             \(legend)
             <div id="scale"><div id="scale-bar"></div><span id="scale-label"></span></div>
+            <div id="attribution">\(MapEscaping.htmlText(attribution))</div>
             <script type="application/json" id="map-data">\(payloadJSON)</script>
+            <script type="application/json" id="map-tiles">\(tilesJSON)</script>
+            <script>\(leafletElementText)</script>
             <script>\(scriptElementText)</script>
             </body>
             </html>
@@ -45,44 +52,41 @@ enum MapPageTemplate {
             """
     }
 
-    /// The text of the page's one executable script element, exactly as the policy's hash covers it.
+    /// Leaflet's script element: its BSD-2-clause notice as a comment, then leaflet.min.js unchanged.
+    static let leafletElementText = "/*!\n" + LeafletLibrary.notice + "\n*/\n" + LeafletLibrary.script + "\n"
+    /// The text of the page's own script element, exactly as the policy's hash covers it.
     static let scriptElementText = "\n" + MapPageScript.source + "\n"
 
-    /// No fetch of any kind (`default-src 'none'`); only the page's own script, named by its SHA-256, may run, so
-    /// neither an injected `<script>` nor an `onerror=` attribute could; inline style is allowed (no script in it).
-    static let contentSecurityPolicy: String = {
-        let hash = Data(SHA256.digest(Array(scriptElementText.utf8))).base64EncodedString()
-        return "default-src 'none'; script-src 'sha256-\(hash)'; style-src 'unsafe-inline'"
-    }()
+    private static let scriptSources: String = [leafletElementText, scriptElementText].map { text in
+        "'sha256-" + Data(SHA256.digest(Array(text.utf8))).base64EncodedString() + "'"
+    }.joined(separator: " ")
+
+    /// No fetch of any kind but images: `data:` ones (Leaflet's blank tile) and, with a street layer, the tile
+    /// host's; inline style is allowed (no script in it).
+    /// The policy goes into its attribute as it is: hashes are base64 and the tile source is a checked scheme,
+    /// host and port (`MapTiles`), so it holds no quote, `&` or `<`.
+    static func contentSecurityPolicy(tiles: MapTiles?) -> String {
+        "default-src 'none'; script-src \(scriptSources); style-src 'unsafe-inline'; img-src data:"
+            + (tiles.map { " " + $0.source } ?? "")
+    }
 
     private static var style: String {
         let fence = MapPalette.fence
         var css = """
             html, body { margin: 0; height: 100%; overflow: hidden; background: \(MapPalette.background.hex);
               font: 13px/1.35 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #222; }
-            #map { position: fixed; inset: 0; width: 100%; height: 100%; cursor: grab; touch-action: none; }
-            #map.dragging { cursor: grabbing; }
-            .fence { fill: rgba(\(fence.red),\(fence.green),\(fence.blue),0.10); stroke: \(fence.hex);
-              stroke-width: 2px; vector-effect: non-scaling-stroke; }
-            .fence:hover { fill: rgba(\(fence.red),\(fence.green),\(fence.blue),0.30); }
-            .corridor-band, .corridor-edge, .corridor-cut { fill: none; stroke-linecap: round; stroke-linejoin: round; }
-            .corridor-band { stroke: rgba(\(fence.red),\(fence.green),\(fence.blue),0.10); }
-            .corridor:hover .corridor-band { stroke: rgba(\(fence.red),\(fence.green),\(fence.blue),0.30); }
-            .corridor-edge { stroke: \(fence.hex); }
-            .corridor-cut { stroke: #000; }
-            .corridor-path { fill: none; stroke: \(fence.hex); stroke-width: 1px; stroke-dasharray: 4 4;
-              vector-effect: non-scaling-stroke; }
-            .track-out, .track-in { fill: none; stroke-width: 3px; stroke-linejoin: round; stroke-linecap: round;
-              vector-effect: non-scaling-stroke; }
-            .track-out { stroke: \(MapPalette.trackOutside.hex); }
-            .track-in { stroke: \(MapPalette.trackInside.hex); }
-            .fence-label { font-size: 11px; text-anchor: middle; fill: #123a73; stroke: #fff; stroke-width: 3px;
-              paint-order: stroke; stroke-linejoin: round; }
+            #map { position: fixed; inset: 0; width: 100%; height: 100%; }
+            #map.leaflet-container { background: \(MapPalette.background.hex); font: inherit; }
+            .fence-label div { position: absolute; bottom: 4px; transform: translateX(-50%); white-space: nowrap;
+              font-size: 11px; color: #123a73; text-shadow: 0 0 3px #fff, 0 0 3px #fff, 0 0 2px #fff; pointer-events: none; }
+            .event svg { display: block; overflow: visible; }
             .event path { stroke: #fff; stroke-width: 1.2px; }
-            .event-label { font-size: 10px; fill: #222; stroke: #fff; stroke-width: 3px; paint-order: stroke;
-              stroke-linejoin: round; }
-            #panel, #legend, #scale { position: fixed; background: rgba(255,255,255,0.92); border: 1px solid #ccc;
-              border-radius: 4px; padding: 6px 8px; box-shadow: 0 1px 3px rgba(0,0,0,0.15); }
+            .event-label { position: absolute; left: 16px; top: 0; white-space: nowrap; font-size: 10px; color: #222;
+              text-shadow: 0 0 3px #fff, 0 0 3px #fff, 0 0 2px #fff; pointer-events: none; }
+            #map.no-event-labels .event-label { display: none; }
+            .leaflet-tooltip { font: 12px/1.3 system-ui, "DejaVu Sans", sans-serif; }
+            #panel, #legend, #scale, #attribution { position: fixed; z-index: 1100; background: rgba(255,255,255,0.92);
+              border: 1px solid #ccc; border-radius: 4px; padding: 6px 8px; box-shadow: 0 1px 3px rgba(0,0,0,0.15); }
             #panel { top: 8px; left: 8px; max-width: 42%; }
             #panel h1 { font-size: 15px; margin: 0 0 2px; overflow-wrap: anywhere; }
             #controls { margin: 4px 0; }
@@ -96,10 +100,11 @@ enum MapPageTemplate {
             #scale { bottom: 12px; left: 8px; padding: 4px 8px; }
             #scale-bar { height: 6px; border: 2px solid #222; border-top: none; margin-bottom: 2px; width: 100px; }
             #scale-label { font-size: 12px; }
+            #attribution { bottom: 0; right: 0; border-radius: 4px 0 0 0; padding: 1px 6px; font-size: 11px; color: #333; }
             .swatch-fence { fill: rgba(\(fence.red),\(fence.green),\(fence.blue),0.10); stroke: \(fence.hex); stroke-width: 2px; }
-            .swatch-band-edge, .swatch-band { fill: none; stroke-linecap: round; stroke-linejoin: round; }
-            .swatch-band-edge { stroke: \(fence.hex); stroke-width: 10px; }
-            .swatch-band { stroke: \(MapPalette.fenceTint.hex); stroke-width: 6px; }
+            .swatch-band { fill: none; stroke-linecap: round; stroke-linejoin: round; stroke: \(MapPalette.fenceTint.hex);
+              stroke-width: 8px; }
+            .swatch-path { fill: none; stroke: \(fence.hex); stroke-width: 1px; stroke-dasharray: 3 2; }
             .swatch-out { stroke: \(MapPalette.trackOutside.hex); stroke-width: 3px; }
             .swatch-in { stroke: \(MapPalette.trackInside.hex); stroke-width: 3px; }
 
@@ -124,8 +129,8 @@ enum MapPageTemplate {
             fence, true size (names when &le; 300 in view)</div>
             <div class="row"><svg width="28" height="16"><path d="M3,13L8,2L25,4L20,14L13,9Z" class="swatch-fence"/>\
             </svg>polygon (outline thinned for drawing)</div>
-            <div class="row"><svg width="28" height="16"><polyline points="6,11 14,6 22,9" class="swatch-band-edge"/>\
-            <polyline points="6,11 14,6 22,9" class="swatch-band"/></svg>corridor: path and half-width</div>
+            <div class="row"><svg width="28" height="16"><polyline points="6,11 14,6 22,9" class="swatch-band"/>\
+            <polyline points="6,11 14,6 22,9" class="swatch-path"/></svg>corridor: path and half-width</div>
             <div class="row"><svg width="28" height="16"><line x1="3" y1="8" x2="25" y2="8" class="swatch-out"/></svg>\
             track outside every fence</div>
             <div class="row"><svg width="28" height="16"><line x1="3" y1="8" x2="25" y2="8" class="swatch-in"/></svg>\

@@ -12,7 +12,8 @@ import GeofencingEvents
 /// `"drawn":n,"tolerance":m},{"i":..,"type":"corridor","path":[x,y,..],"halfWidth":m,"w":planeMetres,..},..],`
 /// `"track":{"total":n,"t0":epochSeconds|null,"x":[..],"y":[..],"inside":"0110..","t":[secondsAfterT0|null,..]},`
 /// `"events":[{"seq":n,"type":"enter","region":"..","time":"ISO","x":..,"y":..,"d":m|null,"state":"..",`
-/// `"inferred":bool},..],"skipped":{"fences":n,"track":n,"events":n}}`
+/// `"inferred":bool,"crossed":"ISO"|null},..],"skipped":{"fences":n,"track":n,"events":n}}` (crossed: the estimated
+/// boundary crossing, `EventRecord.crossedAt`)
 /// x and y are plane metres of `LocalProjection` (east, north), r true metres; the page derives each fence's
 /// ellipse from r and its latitude with the same formulas. A polygon or corridor has r null, x and y the centre of
 /// its plane box, and an entry in `shapes` (thinned as `MapOutline` says; flat x,y pairs, rings unclosed).
@@ -153,7 +154,9 @@ struct MapPayload {
             writer.optionalNumber(event.distance, decimals: 2)
             writer.raw(",\"state\":")
             writer.string(event.state.rawValue)
-            writer.raw(",\"inferred\":\(event.inferred)}")
+            writer.raw(",\"inferred\":\(event.inferred),\"crossed\":")
+            if let crossedAt = event.crossedAt { writer.string(ISO8601Time.format(crossedAt)) } else { writer.raw("null") }
+            writer.raw("}")
         }
         writer.raw(",\"skipped\":{\"fences\":\(regions.count - fences.count),\"track\":\(track.count - fixes.count)")
         writer.raw(",\"events\":\(events.count - placedEvents.count)}}")

@@ -182,8 +182,8 @@ public final class ExecSink: EventSink, Sendable {
 
     /// The names of the variables `environment(for:)` sets, in its order.
     public static let variableNames = [
-        "GEOFENCE_SEQ", "GEOFENCE_TYPE", "GEOFENCE_REGION", "GEOFENCE_TIME", "GEOFENCE_LAT", "GEOFENCE_LON",
-        "GEOFENCE_DISTANCE_M", "GEOFENCE_STATE", "GEOFENCE_INFERRED", "GEOFENCE_INTERPOLATED",
+        "GEOFENCE_SEQ", "GEOFENCE_TYPE", "GEOFENCE_REGION", "GEOFENCE_TIME", "GEOFENCE_CROSSED_AT", "GEOFENCE_LAT",
+        "GEOFENCE_LON", "GEOFENCE_DISTANCE_M", "GEOFENCE_STATE", "GEOFENCE_INFERRED", "GEOFENCE_INTERPOLATED",
         "GEOFENCE_MAX_SPEED_KMH", "GEOFENCE_OVER_LIMIT_S",
     ]
 
@@ -191,13 +191,16 @@ public final class ExecSink: EventSink, Sendable {
     /// ("enter"), GEOFENCE_REGION (the identifier as it is, but an environment cannot hold a NUL character or a
     /// variable over 128 KiB: the value ends at the first NUL and is cut to `regionVariableLimit` bytes, on a
     /// character boundary; the JSON on standard input always has all of it), GEOFENCE_TIME
-    /// ("2008-03-03T22:25:13Z"), GEOFENCE_LAT and GEOFENCE_LON (degrees, 7 decimals), GEOFENCE_DISTANCE_M (metres,
-    /// negative inside; empty when the event has no distance), GEOFENCE_STATE ("inside", "outside", "unknown"),
-    /// GEOFENCE_INFERRED and GEOFENCE_INTERPOLATED ("true" or "false"), GEOFENCE_MAX_SPEED_KMH and
-    /// GEOFENCE_OVER_LIMIT_S (the overspeed kinds' max_speed_kmh and over_limit_s; empty for the other kinds).
+    /// ("2008-03-03T22:25:13Z"), GEOFENCE_CROSSED_AT (the estimated boundary crossing, "2008-03-03T22:25:11.417Z";
+    /// empty when the event has none: every kind but enter and exit), GEOFENCE_LAT and GEOFENCE_LON (degrees, 7
+    /// decimals), GEOFENCE_DISTANCE_M (metres, negative inside; empty when the event has no distance),
+    /// GEOFENCE_STATE ("inside", "outside", "unknown"), GEOFENCE_INFERRED and GEOFENCE_INTERPOLATED ("true" or
+    /// "false"), GEOFENCE_MAX_SPEED_KMH and GEOFENCE_OVER_LIMIT_S (the overspeed kinds' max_speed_kmh and
+    /// over_limit_s; empty for the other kinds).
     public static func environment(for event: EventRecord) -> [(name: String, value: String)] {
         let values = [
             String(event.sequence), event.kind.rawValue, regionVariable(event.region), ISO8601Time.format(event.time),
+            event.crossedAt.map(ISO8601Time.format) ?? "",
             JSONText.fixed(event.latitude, decimals: 7), JSONText.fixed(event.longitude, decimals: 7),
             event.distance.map { JSONText.fixed($0, decimals: 2) } ?? "", event.state.rawValue,
             String(event.inferred), String(event.interpolated),

@@ -203,11 +203,22 @@ final class SQLiteConnection {
         _ sql: SQLStatement, binding bind: (Statement) throws(StoreError) -> Void = { _ in },
         decode: (Statement) throws(StoreError) -> R
     ) throws(StoreError) -> [R] {
-        try withStatement(sql) { (statement: Statement) throws(StoreError) -> [R] in
+        var result: [R] = []
+        try forEachRow(sql, binding: bind) { (statement: Statement) throws(StoreError) in
+            result.append(try decode(statement))
+        }
+        return result
+    }
+
+    /// Runs a statement and hands each row to `body` as SQLite steps to it, so that a large table is read in the
+    /// memory of one row. `body` must not use this connection (the statement is still running).
+    func forEachRow(
+        _ sql: SQLStatement, binding bind: (Statement) throws(StoreError) -> Void = { _ in },
+        _ body: (Statement) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        try withStatement(sql) { (statement: Statement) throws(StoreError) in
             try bind(statement)
-            var result: [R] = []
-            while try statement.step() { result.append(try decode(statement)) }
-            return result
+            while try statement.step() { try body(statement) }
         }
     }
 

@@ -201,12 +201,13 @@ enum StoreRows {
         if event.latitude.isNaN { return "\(name): latitude is not a number" }
         if event.longitude.isNaN { return "\(name): longitude is not a number" }
         if event.distance?.isNaN == true { return "\(name): distance is not a number" }
+        if event.crossedAt?.timeIntervalSinceReferenceDate.isNaN == true { return "\(name): crossed_at is not a number" }
         if event.maximumSpeed?.isNaN == true { return "\(name): maximum speed is not a number" }
         if event.overLimitDuration?.isNaN == true { return "\(name): time over the limit is not a number" }
         return nil
     }
 
-    /// Binds ?1 ... ?10 of `StoreSQL.insertEvent`. The sequence number is in range (`problem(with:)`).
+    /// Binds ?1 ... ?11 of `StoreSQL.insertEvent`. The sequence number is in range (`problem(with:)`).
     static func bindEvent(_ event: EventRecord, to statement: Statement) throws(StoreError) {
         try statement.bind(1, Int64(event.sequence))
         try statement.bind(2, event.kind.rawValue)
@@ -218,11 +219,12 @@ enum StoreRows {
         try statement.bind(8, event.state.rawValue)
         try statement.bind(9, event.inferred)
         try statement.bind(10, event.interpolated)
-        try statement.bind(11, event.maximumSpeed)
-        try statement.bind(12, event.overLimitDuration)
+        try statement.bind(11, event.crossedAt?.timeIntervalSinceReferenceDate)
+        try statement.bind(12, event.maximumSpeed)
+        try statement.bind(13, event.overLimitDuration)
     }
 
-    /// Reads a row of `StoreSQL.selectEventsAfter` (columns 0 ... 11).
+    /// Reads a row of `StoreSQL.selectEventsAfter` (columns 0 ... 12).
     static func event(_ row: Statement, path: String) throws(StoreError) -> EventRecord {
         let sequence = row.int64(0)
         let place = "events row \(sequence)"
@@ -235,9 +237,10 @@ enum StoreRows {
             time: Date(timeIntervalSinceReferenceDate: row.double(3) ?? .nan),
             latitude: row.double(4) ?? .nan, longitude: row.double(5) ?? .nan, distance: row.double(6),
             state: try state(row.text(7), path: path, where: place + " state"),
-            inferred: row.int64(8) != 0, interpolated: row.int64(9) != 0)
-        record.maximumSpeed = row.double(10)
-        record.overLimitDuration = row.double(11)
+            inferred: row.int64(8) != 0, interpolated: row.int64(9) != 0,
+            crossedAt: row.double(10).map { Date(timeIntervalSinceReferenceDate: $0) })
+        record.maximumSpeed = row.double(11)
+        record.overLimitDuration = row.double(12)
         return record
     }
 

@@ -17,15 +17,15 @@ enum StoreSQL {
     /// `PRAGMA application_id` of a geofence store: "GeoF" in ASCII. Tells our file from other SQLite files.
     static let applicationID: Int32 = 0x4765_6F46
     /// `PRAGMA user_version`: the schema version this build writes and reads. Bump it with a migration.
-    static let schemaVersion: Int32 = 5
+    static let schemaVersion: Int32 = 6
     /// The `meta` key of the highest sequence number ever appended (kept when events are pruned).
     static let lastSequenceKey = "last_sequence"
 
-    /// The current version (5). Run in one write transaction, with the two pragmas that mark the file as ours.
+    /// The current version (6). Run in one write transaction, with the two pragmas that mark the file as ours.
     /// Version 1 lacked the columns regions.source_datum, approach_seconds and approach_distance; version 2 had
-    /// circles only (no regions.shape and geometry, radius NOT NULL); version 3 lacked the fence_set table; version
-    /// 4 lacked the zone rules (regions.speed_limit_kmh, speed_tolerance_kmh, speed_duration_s, schedule; the
-    /// overspeed kinds and events.max_speed, over_limit).
+    /// circles only (no regions.shape and geometry, radius NOT NULL); version 3 lacked the fence_set table;
+    /// version 4 lacked events.crossed_at; version 5 lacked the zone rules (regions.speed_limit_kmh,
+    /// speed_tolerance_kmh, speed_duration_s, schedule; the overspeed kinds and events.max_speed, over_limit).
     /// `migrations` upgrades an older file.
     static let createSchema = SQLStatement(
         name: "create schema",
@@ -36,7 +36,7 @@ enum StoreSQL {
             ) STRICT, WITHOUT ROWID;
 
             \(regionsTable("regions", zoneRules: false));
-            \(zoneRulesMigration(to: 5).prefix(4).map(\.text).joined(separator: ";\n"));
+            \(zoneRulesMigration(to: 6).prefix(4).map(\.text).joined(separator: ";\n"));
 
             -- The outbox. No foreign key to regions: an event outlives the region it concerns.
             \(eventsTable("events"));
@@ -68,8 +68,8 @@ enum StoreSQL {
     ///
     /// The state columns hold the region's `RegionStateRecord` as the monitor last reported it: state, known_state
     /// (its `lastKnownState`), inside_since, dwell_reported.
-    /// `zoneRules: false` leaves out version 5's columns: the table as the migration from version 2 to 3 builds it
-    /// (the step from 4 to 5 adds them; a new file adds them with the same statements, so that its DDL is the
+    /// `zoneRules: false` leaves out version 6's columns: the table as the migration from version 2 to 3 builds it
+    /// (the step from 5 to 6 adds them; a new file adds them with the same statements, so that its DDL is the
     /// upgraded file's).
     static func regionsTable(_ name: String, zoneRules: Bool = true) -> String {
         """
@@ -98,8 +98,9 @@ enum StoreSQL {
         """
     }
 
-    /// The outbox table of version 5, named `name` (the migration from version 4 builds it beside the old one: the
-    /// CHECK of `kind` gained the overspeed kinds, which SQLite cannot change in place).
+    /// The outbox table of version 6, named `name` (the migration from version 5 builds it beside the old one: the
+    /// CHECK of `kind` gained the overspeed kinds, which SQLite cannot change in place). `crossed_at` is version 5's
+    /// column, kept by the rebuild.
     static func eventsTable(_ name: String) -> String {
         """
         CREATE TABLE \(name) (
@@ -115,6 +116,7 @@ enum StoreSQL {
             state        TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
             inferred     INTEGER NOT NULL CHECK (inferred IN (0, 1)),
             interpolated INTEGER NOT NULL CHECK (interpolated IN (0, 1)),
+            \(crossedAtColumn),                    -- estimated boundary crossing, seconds since 2001; NULL: none
             max_speed    REAL,                    -- m/s, the overspeed kinds only; NULL for the others
             over_limit   REAL                     -- seconds over the limit, the overspeed kinds only
         ) STRICT
@@ -141,8 +143,12 @@ enum StoreSQL {
     /// Metres from the boundary below which the approach alarm may fire too; NULL: no distance threshold.
     private static let approachDistanceColumn = "approach_distance REAL CHECK (approach_distance > 0)"
 
-    /// Version 5's zone rules (`Region.speedLimit`, `Region.schedule`), as the table and the migration from version
-    /// 4 define them. A speed limit in km/h, as fence files give it; NULL: no speed limit (and then no tolerance or
+    /// Version 5's column, as the new schema and the migration from version 4 define it. NULL for events without a
+    /// crossing (dwell, approach, state) and for every event stored before version 5.
+    private static let crossedAtColumn = "crossed_at   REAL"
+
+    /// Version 6's zone rules (`Region.speedLimit`, `Region.schedule`), as the table and the migration from version
+    /// 5 define them. A speed limit in km/h, as fence files give it; NULL: no speed limit (and then no tolerance or
     /// duration either).
     private static let speedLimitColumn = "speed_limit_kmh REAL CHECK (speed_limit_kmh > 0)"
     /// km/h above the limit before the duration counts.
@@ -196,7 +202,13 @@ enum StoreSQL {
             SQLStatement(name: "migrate to version 4: create fence_set", text: fenceSetTable),
             SQLStatement(name: "migrate to version 4: set user_version", text: "PRAGMA user_version = 4"),
         ],
-        4: zoneRulesMigration(to: 5),
+        // Event crossing times: one column, NULL in the events already stored (their crossing is not known).
+        4: [
+            SQLStatement(name: "migrate to version 5: add events.crossed_at",
+                         text: "ALTER TABLE events ADD COLUMN \(crossedAtColumn)"),
+            SQLStatement(name: "migrate to version 5: set user_version", text: "PRAGMA user_version = 5"),
+        ],
+        5: zoneRulesMigration(to: 6),
     ]
 
     /// The zone rules' step (speed limits and schedules): four region columns added, and the outbox rebuilt for its
@@ -218,8 +230,9 @@ enum StoreSQL {
                 name: "\(step): copy events",
                 text: """
                     INSERT INTO events (sequence, kind, region, time, latitude, longitude, distance, state, inferred,
-                        interpolated)
-                    SELECT sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated
+                        interpolated, crossed_at)
+                    SELECT sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated,
+                        crossed_at
                     FROM events_before_zone_rules ORDER BY sequence
                     """),
             SQLStatement(name: "\(step): drop the old events", text: "DROP TABLE events_before_zone_rules"),
@@ -263,6 +276,7 @@ enum StoreSQL {
         """
     static let selectRegions = SQLStatement(
         name: "select regions", text: "SELECT \(regionColumns) FROM regions ORDER BY position")
+    static let countRegions = SQLStatement(name: "count regions", text: "SELECT count(*) FROM regions")
     static let selectRegion = SQLStatement(
         name: "select region", text: "SELECT \(regionColumns) FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 latitude, ?3 longitude, ?4 radius, ?5 notify_on_entry, ?6 notify_on_exit, ?7 dwell_time,
@@ -289,6 +303,21 @@ enum StoreSQL {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, 'unknown', 'unknown',
                 NULL, 0)
             """)
+    /// `insertRegion`, or, for an identifier stored already, `updateRegionDefinition`: one statement per region of
+    /// an import (the state columns of a stored region are left as they are).
+    static let upsertRegion = SQLStatement(
+        name: "upsert region",
+        text: insertRegion.text + """
+
+            ON CONFLICT (identifier) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude,
+                radius = excluded.radius, notify_on_entry = excluded.notify_on_entry,
+                notify_on_exit = excluded.notify_on_exit, dwell_time = excluded.dwell_time,
+                hysteresis = excluded.hysteresis, source_datum = excluded.source_datum,
+                approach_seconds = excluded.approach_seconds, approach_distance = excluded.approach_distance,
+                shape = excluded.shape, geometry = excluded.geometry, speed_limit_kmh = excluded.speed_limit_kmh,
+                speed_tolerance_kmh = excluded.speed_tolerance_kmh, speed_duration_s = excluded.speed_duration_s,
+                schedule = excluded.schedule
+            """)
     static let deleteRegion = SQLStatement(name: "delete region", text: "DELETE FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 state, ?3 known_state, ?4 inside_since, ?5 dwell_reported.
     static let updateRegionState = SQLStatement(
@@ -312,20 +341,20 @@ enum StoreSQL {
     static let updateLastSequence = SQLStatement(
         name: "update last sequence", text: "UPDATE meta SET value = ?1 WHERE key = '\(lastSequenceKey)'")
     /// ?1 sequence, ?2 kind, ?3 region, ?4 time, ?5 latitude, ?6 longitude, ?7 distance, ?8 state, ?9 inferred,
-    /// ?10 interpolated, ?11 max_speed, ?12 over_limit.
+    /// ?10 interpolated, ?11 crossed_at, ?12 max_speed, ?13 over_limit.
     static let insertEvent = SQLStatement(
         name: "insert event",
         text: """
             INSERT INTO events (sequence, kind, region, time, latitude, longitude, distance, state, inferred,
-                interpolated, max_speed, over_limit)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                interpolated, crossed_at, max_speed, over_limit)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
             """)
-    /// Columns 0 ... 11 in the order of `insertEvent`'s parameters. ?1 after (exclusive), ?2 limit.
+    /// Columns 0 ... 12 in the order of `insertEvent`'s parameters. ?1 after (exclusive), ?2 limit.
     static let selectEventsAfter = SQLStatement(
         name: "select events",
         text: """
             SELECT sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated,
-                max_speed, over_limit
+                crossed_at, max_speed, over_limit
             FROM events WHERE sequence > ?1 ORDER BY sequence LIMIT ?2
             """)
     /// ?1 deletes every event with sequence <= ?1.

@@ -3,9 +3,10 @@ import CGeofence
 /// Compares one peer's hit sets with the core's, fix by fix, on the same fences and fixes. Every difference is a
 /// fence that only one of them reports for a fix; it is allowed only near that fence's decision boundary
 /// (radius + margin), where the two may legitimately decide differently:
-///  - peers with the core's own exact test (c-scan, geos-strtree: gf_distance after a box reject): within the core's
-///    band, 2 cm + r / 10000, measured with gf_distance. As they compute the very same distance, any difference at
-///    all means a box rejected a fence it should not have;
+///  - peers with the core's own exact test (c-scan, geos-strtree, boost-rstar, boost-quadratic: gf_distance after a
+///    box reject; s2-cell-index: after a cell lookup): within the core's band, 2 cm + r / 10000, measured with
+///    gf_distance. As they compute the very same distance, any difference at all means a prefilter rejected a fence
+///    it should not have;
 ///  - naive-swift (spherical haversine): within the band plus haversine's error, 0.6 % of the boundary distance.
 /// A difference outside its allowance fails the run; those within it are counted and a few listed.
 struct Agreement {

@@ -1,3 +1,4 @@
+import CPerfCxxPeers
 import CPerfSupport
 
 /// The exact number of allocator calls (malloc, calloc, realloc, aligned_alloc, posix_memalign, memalign) the whole
@@ -12,7 +13,8 @@ enum AllocationCounter {
 
     /// Proves the counter counts before trusting it: each of the six functions, called the way libc and the Swift
     /// runtime reach it, is counted exactly once (perf_allocation_counter_check), and so is one block allocated by
-    /// Swift (the runtime's swift_slowAlloc, in libswiftCore, calling malloc).
+    /// Swift (the runtime's swift_slowAlloc, in libswiftCore, calling malloc) and one by C++'s operator new
+    /// (libstdc++ calling malloc, as the boost and S2 peers allocate).
     static func selfTest() throws(MeasurementUnavailable) {
         if let problem = perf_allocation_counter_check() {
             throw MeasurementUnavailable(description: String(cString: problem) + "; refusing to count allocations")
@@ -24,6 +26,14 @@ enum AllocationCounter {
         guard after &- before == 1 else {
             throw MeasurementUnavailable(description: "allocation counter: one Swift allocation counted as "
                 + "\(after &- before) allocator calls; refusing to count allocations")
+        }
+        let beforeCxx = count
+        let cxxBlock = pp_cxx_new_block(4000)
+        let afterCxx = count
+        pp_cxx_delete_block(cxxBlock)
+        guard cxxBlock != nil, afterCxx &- beforeCxx == 1 else {
+            throw MeasurementUnavailable(description: "allocation counter: one C++ operator new counted as "
+                + "\(afterCxx &- beforeCxx) allocator calls; refusing to count allocations")
         }
     }
 }

@@ -1,11 +1,18 @@
 /// The engines compared: ours (the C core's query, and the Swift façade's whole per-fix path on top of it) and the
-/// peers a user would pick instead (a Swift loop, a C loop, GEOS's R-tree), in the order the report lists them.
+/// peers a user would pick instead (GEOS's R-tree, boost.geometry's rtree bulk-loaded and built by inserts, S2's
+/// S2CellIndex, a C loop, a Swift loop), in the order the report lists them.
 enum EngineName: String, CaseIterable {
     case core
     case monitor
     case geosStrtree = "geos-strtree"
+    case boostRstar = "boost-rstar"
+    case boostQuadratic = "boost-quadratic"
+    case s2CellIndex = "s2-cell-index"
     case cScan = "c-scan"
     case naiveSwift = "naive-swift"
+
+    /// Every engine that is not ours: the "best peer" of the targets is the fastest of these on the same rows.
+    static var peers: [EngineName] { allCases.filter { $0 != .core && $0 != .monitor } }
 }
 
 /// One row of the report: one engine on one fix stream over one fence set.

@@ -1,7 +1,8 @@
 /// The pass/fail part of a run, printed under the table:
 ///  - the core's timed query loops make no allocator call at all (counted exactly; see AllocationCounter), and
 ///  - wherever a peer and the core disagree on a fix's hits, the fix is within the allowance of the fence's boundary
-///    (see Agreement: the core's band for peers with the core's exact test, plus haversine's error for naive-swift).
+///    (see Agreement: the core's band for the peers with the core's exact test, every peer but naive-swift; plus
+///    haversine's error for naive-swift).
 ///    Such disagreements are listed; any other fails the run.
 struct Checks {
     private(set) var lines: [String] = []
@@ -28,7 +29,7 @@ struct Checks {
 
         lines.append("hit agreement with core on the same fences and fixes (a difference is one fence only one side "
             + "reports; allowed within 2 cm + r/10000 of the boundary, for naive-swift plus 0.6 % of it):")
-        for peer in [EngineName.geosStrtree, .cScan, .naiveSwift] {
+        for peer in EngineName.peers {
             let agreements = outcome.agreements.filter { $0.agreement.peer == peer }
             let compared = agreements.reduce(0) { $0 + $1.agreement.fixesCompared }
             let disagreeing = agreements.reduce(0) { $0 + $1.agreement.disagreeingFixes }

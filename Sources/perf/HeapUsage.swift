@@ -1,3 +1,4 @@
+import CPerfCxxPeers
 import CPerfSupport
 
 /// Bytes this process has taken from malloc and not freed, measured by glibc itself (mallinfo2, read by
@@ -15,18 +16,23 @@ enum HeapUsage {
     }
 
     /// Proves the readings mean what we think before trusting them: a small block must show up in uordblks and a
-    /// large one in hblkhd, each with its size plus at most a little allocator overhead. If the optimiser ever
-    /// removed these unused blocks, the test would fail loudly rather than pass.
+    /// large one in hblkhd, each with its size plus at most a little allocator overhead, whether Swift allocated it
+    /// or C++'s operator new (as the boost and S2 peers allocate: pp_cxx_new_block). If the optimiser ever removed
+    /// these unused blocks, the test would fail loudly rather than pass.
     static func selfTest() throws(MeasurementUnavailable) {
         for size in [4000, 8 << 20] {
-            let before = bytesInUse()
-            let block = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-            let after = bytesInUse()
-            block.deallocate()
-            let growth = after - before
-            guard growth >= size, growth <= size + 8192 else {
-                throw MeasurementUnavailable(description: "mallinfo2() readings are not trustworthy here (a "
-                    + "\(size)-byte block changed bytes in use by \(growth)); refusing to report memory numbers")
+            for allocator in ["Swift", "C++ operator new"] {
+                let before = bytesInUse()
+                let block: UnsafeMutableRawPointer? = allocator == "Swift"
+                    ? UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16) : pp_cxx_new_block(size)
+                let after = bytesInUse()
+                if allocator == "Swift" { block?.deallocate() } else { pp_cxx_delete_block(block) }
+                let growth = after - before
+                guard block != nil, growth >= size, growth <= size + 8192 else {
+                    throw MeasurementUnavailable(description: "mallinfo2() readings are not trustworthy here (a "
+                        + "\(size)-byte block from \(allocator) changed bytes in use by \(growth)); refusing to "
+                        + "report memory numbers")
+                }
             }
         }
     }

@@ -11,7 +11,8 @@ enum LogLogPlot {
     private static let columnGap = 40.0
     private static let rowGap = 60.0
     /// One colour per engine, in EngineName order; chosen to stay distinct for colour-blind readers.
-    private static let colours = ["#0072B2", "#56B4E9", "#D55E00", "#E69F00", "#009E73"]
+    private static let colours = ["#0072B2", "#56B4E9", "#D55E00", "#CC79A7", "#000000", "#999999", "#E69F00",
+                                  "#009E73"]
 
     static func svg(_ results: [BenchmarkResult]) -> String {
         var datasets: [String] = []

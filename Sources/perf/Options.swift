@@ -26,9 +26,12 @@ struct Options {
                              [--polygons DIR] [--only circles|polygons]
 
         Compares the core (gf_query_tracked with one cursor on drives, gf_query on other fixes) and monitor
-        (RegionMonitor.process: the core's queries plus region states and events, no delegate or stream) with three
-        peers on the same fences and fixes: geos-strtree (GEOS's STRtree through its C API), c-scan (a C loop over
-        every fence, box reject then the core's exact test) and naive-swift (a haversine loop over every fence).
+        (RegionMonitor.process: the core's queries plus region states and events, no delegate or stream) with six
+        peers on the same fences and fixes: geos-strtree (GEOS's STRtree through its C API), boost-rstar and
+        boost-quadratic (boost.geometry's rtree, bulk-loaded R*-tree and a quadratic one built by inserts),
+        s2-cell-index (S2's S2CellIndex over cap coverings of at most 8 cells), c-scan (a C loop over every fence,
+        box reject then the core's exact test) and naive-swift (a haversine loop over every fence); every peer but
+        naive-swift runs the core's exact test after its prefilter.
         Fences: uniform, clustered around 50 cities and mixed radii 10 m .. 50 km at 10^3..10^6, and the real SEQ
         stops; fixes: a drive (10-30 m apart, warm cache), uniform random (cold cache) and boundary probes
         (r +- 0.5 m, r (1 +- 1e-4) from a fence's centre).
@@ -38,7 +41,7 @@ struct Options {
         drive and random fixes, margin 0.
 
           --quick         a smoke test that finishes in under a minute (fewer fixes; clustered and mixed-radii stop
-                          at 10^5; naive-swift and c-scan run fewer fixes at large N)
+                          at 10^5, s2-cell-index at 10^4; naive-swift and c-scan run fewer fixes at large N)
           --json          print exactly one JSON object on stdout; everything else goes to stderr
           --margin-mm MM  the query margin in millimetres for both engines (default 0)
           --stops PATH    the GTFS stops.txt of the seq-stops dataset (default \(Options().stopsPath));

@@ -1,3 +1,4 @@
+import CPerfCxxPeers
 import CPerfPeers
 import Glibc
 
@@ -104,8 +105,14 @@ enum PerfCommand {
             + "hits count the hits over an engine's own fixes (the monitor's: its events, see below)")
         console.report("geos-strtree: GEOS \(geosVersion()) STRtree (node capacity 10), one box per fence in degrees; "
             + "the point geometry of each fix is made before timing (not timed); it runs the whole stream "
-            + "\(plan.geosRepetitions)x, its agreement check the first \(plan.geosAgreementFixes) fixes. c-scan and "
-            + "geos-strtree run the core's own exact test (gf_distance) after their box test")
+            + "\(plan.indexPeerRepetitions)x, its agreement check the first \(plan.indexPeerAgreementFixes) fixes, as "
+            + "the other index peers'. c-scan, geos-strtree, boost-rstar, boost-quadratic and s2-cell-index run the "
+            + "core's own exact test (gf_distance) after their prefilter")
+        console.report("boost-rstar / boost-quadratic: boost \(BoostRtreeEngine.boostVersion) geometry::index::rtree of "
+            + "int32 boxes (1e-7 degree, the geos-strtree boxes), rstar<16> bulk-loaded / quadratic<16> built by one "
+            + "insert per fence; s2-cell-index: S2 (Debian libs2) S2CellIndex over S2RegionCoverer coverings of each "
+            + "fence's cap by at most \(PP_S2_MAX_CELLS_PER_FENCE) cells, a fix sought as its leaf cell"
+            + (plan.s2MaxFences < .max ? "; up to \(fenceCountLabel(plan.s2MaxFences)) fences in this run" : ""))
         console.report("monitor: runs the first \(plan.monitorFixes) fixes of each stream at most, fewer where the "
             + "core finds many hits per fix (a budget of \(plan.monitorHitsPerStream) core hits per stream), up to "
             + "\(fenceCountLabel(plan.monitorMaxFences)) fences")

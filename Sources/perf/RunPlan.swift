@@ -14,16 +14,20 @@ struct RunPlan {
     /// minutes. See `monitorFixes(coreHitsPerFix:)`.
     let monitorHitsPerStream: Int
     let coreRepetitions: Int
-    /// geos-strtree runs every fix of the stream this many times (it is 5-50x slower than the core).
-    let geosRepetitions: Int
+    /// The index peers (geos-strtree, boost-rstar, boost-quadratic, s2-cell-index) run every fix of the stream this
+    /// many times (they are 2-50x slower than the core).
+    let indexPeerRepetitions: Int
     /// The naive engine costs fences x fixes haversines, so it gets a budget of those per stream instead of a fix
     /// count: all fixes at 10^3 fences, a few hundred at 10^6 (a few seconds). It runs its fixes once.
     let naiveHaversinesPerStream: Int
     /// c-scan likewise, in fence box tests per stream (about 0.3 ns each).
     let scanBoxTestsPerStream: Int
-    /// The agreement check with geos-strtree runs on this many fixes from the start of each stream (naive-swift's
-    /// and c-scan's run on all the fixes those engines ran).
-    let geosAgreementFixes: Int
+    /// The agreement check with each index peer runs on this many fixes from the start of each stream
+    /// (naive-swift's and c-scan's run on all the fixes those engines ran).
+    let indexPeerAgreementFixes: Int
+    /// s2-cell-index runs only up to this many fences: S2RegionCoverer's covering of each cap dominates its build, and
+    /// at 10^6 fences per dataset that alone would take minutes of a quick run.
+    let s2MaxFences: Int
     /// Drive fixes queried untimed before timing, so the drive starts with the warm cache it has in steady state.
     let warmUpFixes = 1024
     let marginMillimetres: UInt32
@@ -32,18 +36,20 @@ struct RunPlan {
         RunPlan(fenceCounts: [1_000, 10_000, 100_000, 1_000_000],
                 extraDatasetFenceCounts: [1_000, 10_000, 100_000, 1_000_000], fixesPerStream: 1 << 16,
                 monitorFixes: 1 << 16, monitorMaxFences: 1_000_000,
-                monitorHitsPerStream: 1_000_000, coreRepetitions: 5, geosRepetitions: 1,
+                monitorHitsPerStream: 1_000_000, coreRepetitions: 5, indexPeerRepetitions: 1,
                 naiveHaversinesPerStream: 100_000_000,
-                scanBoxTestsPerStream: 2_000_000_000, geosAgreementFixes: 4096, marginMillimetres: marginMillimetres)
+                scanBoxTestsPerStream: 2_000_000_000, indexPeerAgreementFixes: 4096, s2MaxFences: .max,
+                marginMillimetres: marginMillimetres)
     }
 
     static func quick(marginMillimetres: UInt32) -> RunPlan {
         RunPlan(fenceCounts: [1_000, 10_000, 100_000, 1_000_000],
                 extraDatasetFenceCounts: [1_000, 10_000, 100_000], fixesPerStream: 1 << 13,
                 monitorFixes: 1 << 11, monitorMaxFences: 100_000,
-                monitorHitsPerStream: 100_000, coreRepetitions: 3, geosRepetitions: 1,
+                monitorHitsPerStream: 100_000, coreRepetitions: 3, indexPeerRepetitions: 1,
                 naiveHaversinesPerStream: 5_000_000,
-                scanBoxTestsPerStream: 50_000_000, geosAgreementFixes: 512, marginMillimetres: marginMillimetres)
+                scanBoxTestsPerStream: 50_000_000, indexPeerAgreementFixes: 512, s2MaxFences: 10_000,
+                marginMillimetres: marginMillimetres)
     }
 
     /// The first this-many fixes of a stream are the naive engine's (and its agreement check's). At least 16, so

@@ -48,12 +48,20 @@ struct Suite {
         let arrays = FenceArrays(fences)
         let scan = try CScanEngine(arrays, marginMillimetres: margin)
         let geos = try GEOSStrtreeEngine(arrays, marginMillimetres: margin)
+        let indexPeers = try makeIndexPeers(arrays, marginMillimetres: margin,
+                                            withS2: fenceCount <= plan.s2MaxFences)
         console.progress("  \(label) fences: core built at "
             + "\(fixed(core.buildCost.nanosecondsPerFence(fenceCount), places: 0)) ns/fence, "
             + "\(fixed(core.buildCost.bytesPerFence(fenceCount), places: 1)) B/fence measured, "
             + "gf_table_memory \(fixed(Double(core.tableMemoryBytes) / Double(fenceCount), places: 1)) B/fence; "
             + "geos-strtree \(fixed(geos.buildCost.nanosecondsPerFence(fenceCount), places: 0)) ns/fence, "
             + "\(fixed(geos.buildCost.bytesPerFence(fenceCount), places: 1)) B/fence; "
+            + indexPeers.map { peer in
+                "\(peer.engine.rawValue) \(fixed(peer.buildCost.nanosecondsPerFence(fenceCount), places: 0)) ns/fence, "
+                    + "\(fixed(peer.buildCost.bytesPerFence(fenceCount), places: 1)) B/fence"
+                    + ((peer as? S2CellIndexEngine).map { ", \(fixed($0.cellsPerFence(fenceCount), places: 2)) cells/fence" }
+                        ?? "") + "; "
+            }.joined()
             + "c-scan \(fixed(scan.buildCost.bytesPerFence(fenceCount), places: 1)) B/fence; "
             + "naive-swift \(fixed(naiveCost.bytesPerFence(fenceCount), places: 1)) B/fence")
         let monitor = fenceCount <= plan.monitorMaxFences ? try buildMonitor(fences, label: label) : nil
@@ -74,20 +82,32 @@ struct Suite {
             try geos.loadFixes(points)
             let geosRow = try timeGEOS(geos, fixCount: points.count, workload: workload, dataset: dataset,
                                        fences: fenceCount)
+            let peerRows = try indexPeers.map { peer in
+                try timeIndexPeer(peer, points: points, workload: workload, dataset: dataset, fences: fenceCount)
+            }
             let scanRow = try timeScan(scan, points: Array(points.prefix(plan.scanFixes(fences: fenceCount))),
                                        workload: workload, dataset: dataset, fences: fenceCount)
             let naiveRow = timeNaive(&naive, cost: naiveCost,
                                      fixes: Array(fixes.prefix(plan.naiveFixes(fences: fenceCount))),
                                      workload: workload, dataset: dataset, fences: fenceCount)
-            let rows = [coreRow, monitorRow, geosRow, scanRow, naiveRow].compactMap { $0 }
+            let rows = ([coreRow, monitorRow, geosRow] + peerRows + [scanRow, naiveRow]).compactMap { $0 }
             outcome.results += rows
 
+            let indexPeerFixes = 0..<min(plan.indexPeerAgreementFixes, fixes.count)
+            let indexPeerAgreements = try indexPeers.map { peer in
+                try Agreement.compare(peer: peer.engine, core: core, fences: fences, fixes: fixes,
+                                      fixIndices: indexPeerFixes,
+                                      marginMillimetres: margin) { (index: Int) throws(PeerError) -> [Int] in
+                    try peer.hitFenceIndices(at: points[index])
+                }
+            }
             let agreements = [
                 try Agreement.compare(peer: .geosStrtree, core: core, fences: fences, fixes: fixes,
-                                      fixIndices: 0..<min(plan.geosAgreementFixes, fixes.count),
+                                      fixIndices: indexPeerFixes,
                                       marginMillimetres: margin) { (index: Int) throws(PeerError) -> [Int] in
                     try geos.hitFenceIndices(atLoadedFix: index)
                 },
+            ] + indexPeerAgreements + [
                 try Agreement.compare(peer: .cScan, core: core, fences: fences, fixes: fixes,
                                       fixIndices: 0..<scanRow.fixes,
                                       marginMillimetres: margin) { (index: Int) throws(PeerError) -> [Int] in
@@ -115,12 +135,12 @@ struct Suite {
         }
     }
 
-    /// Times geos-strtree over the loaded stream, `plan.geosRepetitions` times (drive: after the warm-up fixes).
+    /// Times geos-strtree over the loaded stream, `plan.indexPeerRepetitions` times (drive: after the warm-up fixes).
     private func timeGEOS(
         _ geos: GEOSStrtreeEngine, fixCount: Int, workload: Workload, dataset: Dataset, fences: Int
     ) throws(PeerError) -> BenchmarkResult {
         var timings = BatchTimings(fixCount: fixCount, batchSize: plan.batchSize(fixes: fixCount),
-                                   repetitions: plan.geosRepetitions)
+                                   repetitions: plan.indexPeerRepetitions)
         if workload == .drive {
             _ = try geos.countHits(0..<min(plan.warmUpFixes, fixCount))
         }
@@ -132,6 +152,27 @@ struct Suite {
             nanosecondsPerFixMedian: timings.median, nanosecondsPerFixP99: timings.p99,
             bytesPerFence: geos.buildCost.bytesPerFence(fences),
             buildNanosecondsPerFence: geos.buildCost.nanosecondsPerFence(fences), hits: hits,
+            tableMemoryPerFence: nil)
+    }
+
+    /// Times an index peer over the whole stream, `plan.indexPeerRepetitions` times (drive: after the warm-up fixes,
+    /// as geos-strtree).
+    private func timeIndexPeer(
+        _ peer: any IndexPeer, points: [gf_point], workload: Workload, dataset: Dataset, fences: Int
+    ) throws(PeerError) -> BenchmarkResult {
+        var timings = BatchTimings(fixCount: points.count, batchSize: plan.batchSize(fixes: points.count),
+                                   repetitions: plan.indexPeerRepetitions)
+        if workload == .drive {
+            _ = try peer.countHits(points, 0..<min(plan.warmUpFixes, points.count))
+        }
+        let hits = try timeInBatches(into: &timings) { (batch: Range<Int>) throws(PeerError) -> Int in
+            try peer.countHits(points, batch)
+        }
+        return BenchmarkResult(
+            engine: peer.engine, dataset: dataset.name, workload: workload, fences: fences, fixes: points.count,
+            nanosecondsPerFixMedian: timings.median, nanosecondsPerFixP99: timings.p99,
+            bytesPerFence: peer.buildCost.bytesPerFence(fences),
+            buildNanosecondsPerFence: peer.buildCost.nanosecondsPerFence(fences), hits: hits,
             tableMemoryPerFence: nil)
     }
 

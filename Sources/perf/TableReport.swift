@@ -1,5 +1,6 @@
 /// The table for people: one row per engine, dataset, workload and fence count, grouped by dataset, workload and
-/// fence count, with each row's speed-up over geos-strtree and over naive-swift on the same fences and fix stream.
+/// fence count, with each row's speed-up over geos-strtree, over the fastest peer and over naive-swift on the same
+/// fences and fix stream.
 enum TableReport {
     private struct Column {
         let title: String
@@ -21,6 +22,13 @@ enum TableReport {
             guard result.engine != peer, let peerMedian = byKey[result.comparisonKey] else { return "-" }
             return fixed(peerMedian / result.nanosecondsPerFixMedian, places: 1) + "x"
         }
+        let bestPeerByKey = bestPeerMedians(results)
+        // Only for our rows: a peer's speed-up over the best peer says nothing more than the table does.
+        func speedUpOverBestPeer(_ result: BenchmarkResult) -> String {
+            guard result.engine == .core || result.engine == .monitor,
+                  let best = bestPeerByKey[result.comparisonKey] else { return "-" }
+            return fixed(best.median / result.nanosecondsPerFixMedian, places: 1) + "x " + best.engine.rawValue
+        }
 
         let columns: [Column] = [
             Column(title: "engine", alignRight: false) { $0.engine.rawValue },
@@ -41,11 +49,22 @@ enum TableReport {
                     ?? result.monitor.map { fixed($0.allocationsPerFixMedian, places: 3) } ?? "-"
             },
             Column(title: "vs geos", alignRight: true) { speedUp($0, over: .geosStrtree, geosMedianByKey) },
+            Column(title: "vs best peer", alignRight: false) { speedUpOverBestPeer($0) },
             Column(title: "vs naive", alignRight: true) { speedUp($0, over: .naiveSwift, naiveMedianByKey) },
         ]
 
         let cells = ordered(results).map { result in columns.map { $0.cell(result) } }
         return grid(titles: columns.map(\.title), alignRight: columns.map(\.alignRight), cells: cells)
+    }
+
+    /// Per comparison key, the fastest peer's median and name (every engine of EngineName.peers that ran there).
+    static func bestPeerMedians(_ results: [BenchmarkResult]) -> [String: (median: Double, engine: EngineName)] {
+        var best: [String: (median: Double, engine: EngineName)] = [:]
+        for row in results where EngineName.peers.contains(row.engine) && row.nanosecondsPerFixMedian.isFinite {
+            if let current = best[row.comparisonKey], current.median <= row.nanosecondsPerFixMedian { continue }
+            best[row.comparisonKey] = (row.nanosecondsPerFixMedian, row.engine)
+        }
+        return best
     }
 
     /// Lays out a table: a title line, a rule, then one line per row of `cells`, each column as wide as its widest

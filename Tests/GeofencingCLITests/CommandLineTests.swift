@@ -38,6 +38,11 @@ struct CommandLineTests {
             (["fences", "frob", "--store", "s.db"], "unknown action frob"),
             (["simulate", "--profile", "rocket", "-o", "x.nmea"], "expected car, bus or train"),
             (["map", "--fences", "f.csv"], "-o OUT.html is required"),
+            (["map", "--fences", "f.csv", "-o", "m.html", "--tiles", "ftp://t/{z}/{x}/{y}"],
+             #"--tiles "ftp://t/{z}/{x}/{y}": want an http:// or https:// URL"#),
+            (["map", "--fences", "f.csv", "-o", "m.html", "--tiles", "https://tiles.example.org/{z}/{x}/{y}.png"],
+             "need their attribution text (--tiles-attribution)"),
+            (["map", "--fences", "f.csv", "-o", "m.html", "--tiles-attribution", "x"], "--tiles-attribution needs --tiles"),
         ]
         for (arguments, message) in cases {
             let outcome = try GeofenceExecutable.run(arguments)

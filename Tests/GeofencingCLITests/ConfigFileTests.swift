@@ -126,6 +126,11 @@ struct ConfigFileTests {
         let directory = try GeofenceExecutable.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (fences, nmea, _) = try DaemonSecurityTests.scenario(in: directory)
+        // A region around the start too: the drive begins inside it, so there is a state event (the daemon
+        // reports states only for regions found inside) besides the enters and exits.
+        let start = DaemonFixtures.east(0)
+        try (try String(contentsOf: fences, encoding: .utf8) + "start,\(start.latitude),\(start.longitude),100\n")
+            .write(to: fences, atomically: true, encoding: .utf8)
         let broker = try MosquittoBroker()
         defer { broker.kill() }
         try await broker.start()

@@ -16,8 +16,8 @@ struct DaemonMQTTTLSTests {
     /// The daemon's base topic (the URL's path); the events go to `topic` under it.
     static let base = "fleet/7"
     static let topic = "fleet/7/events"
-    /// 10 fences along the drive: 10 state events, 10 enters, 10 exits.
-    static let eventCount = 30
+    /// 10 fences along the drive: 10 enters, 10 exits (no state event: every fence is outside at the first fix).
+    static let eventCount = 20
 
     /// The daemon reading NMEA from a pipe, its standard output and error in files.
     final class RunningDaemon {
@@ -129,7 +129,12 @@ struct DaemonMQTTTLSTests {
         try daemon.drive()
         await Self.expectAllInOrder(subscriber)
         #expect(try daemon.finish() == 0, "\(daemon.log)")
-        #expect(!daemon.log.contains("events stay queued"), "\(daemon.log)")
+        // No TLS or credential failure on the way. A busy machine may make a handshake outlast the publish wait;
+        // that is a retry, not a refusal.
+        let failures = daemon.logLines(containing: "events stay queued").filter {
+            !$0.contains("not connected within") && !$0.contains("no PUBACK within")
+        }
+        #expect(failures.isEmpty, "\(daemon.log)")
     }
 
     /// The broker's own refusals, a wrong password and a publish its ACL denies: each logged once, with the broker's

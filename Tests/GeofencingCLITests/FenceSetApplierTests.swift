@@ -168,8 +168,7 @@ struct FenceSetApplierTests {
 
         let daemon = Daemon(options: Daemon.Options(storePath: store.path, input: .nmea(path: "-")))
         let monitor = try RegionMonitor(configuration: MonitorConfiguration())
-        var monitored: [String: Region] = [:]
-        let load = clock.measure { monitored = daemon.reload(from: store, into: monitor, monitored: monitored) }
+        let load = clock.measure { daemon.reload(from: store, into: monitor) }
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let origin = Fix(coordinate: DaemonFixtures.east(0), timestamp: start, horizontalAccuracy: 5)
         let determined = monitor.process(origin)
@@ -180,8 +179,8 @@ struct FenceSetApplierTests {
         again.append(Self.circle("extra", at: 10))
         let second = clock.measure { ack = apply(Self.set("\"big-2\"", again)) }
         #expect(ack == FenceSetAck(version: "big-2", status: .applied, fences: 100_001, added: 1))
-        let reload = clock.measure { monitored = daemon.reload(from: store, into: monitor, monitored: monitored) }
-        #expect(monitored.count == 100_001)
+        let reload = clock.measure { daemon.reload(from: store, into: monitor) }
+        #expect(monitor.monitoredRegionCount == 100_001)
         let next = monitor.process(Fix(coordinate: DaemonFixtures.east(0), timestamp: start + 2, horizontalAccuracy: 5))
         #expect(!next.events.contains { $0.regionIdentifier == "c0" }, "c0 stays inside: no exit, no enter")
         #expect(next.events.contains { $0.regionIdentifier == "extra" }, "the new fence is determined at this fix")

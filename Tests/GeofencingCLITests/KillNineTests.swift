@@ -20,8 +20,8 @@ struct KillNineTests {
     @Test func killedTwentyTimesLosesNothing() throws {
         let directory = try GeofenceExecutable.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // 300 fences of 20 m every 40 m along a 12 km drive at 2 Hz with a consumer receiver's errors: a burst of
-        // 300 state events at the first fix, then an enter and an exit every 3 s or so of GNSS time.
+        // 300 fences of 20 m every 40 m along a 12 km drive at 2 Hz with a consumer receiver's errors: 300 states
+        // stored at the first fix (no event: all outside), then an enter and an exit every 3 s or so of GNSS time.
         let fences = (0..<300).map { (id: "f\($0)", center: DaemonFixtures.east(100 + 40 * Double($0)), radius: 20.0) }
         let fencesFile = directory.appendingPathComponent("fences.csv")
         try DaemonFixtures.writeFences(fences, to: fencesFile)

@@ -50,7 +50,7 @@ struct ReplayGoldenTests {
         let log = String(expected.name.dropFirst("replay/".count))
         let outcome = try GeofenceExecutable.run([
             "replay", SharedData.url("nmea/\(log)").path, "--fences", SharedData.url(Self.stops).path,
-            "--format", "jsonl",
+            "--format", "jsonl", "--determinations", "all",
         ])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         // The events other than determinations first, in full, so that a change there shows as a diff.

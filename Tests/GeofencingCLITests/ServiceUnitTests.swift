@@ -51,12 +51,21 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: directory) }
         // The unit names the installed path; verify it against the built executable instead.
         let text = try String(contentsOf: Self.unit, encoding: .utf8)
-            .replacingOccurrences(of: "/usr/local/bin/geofence", with: GeofenceExecutable.path)
+            .replacingOccurrences(of: "/usr/bin/geofence", with: GeofenceExecutable.path)
         let copy = directory.appendingPathComponent("geofence.service")
         try text.write(to: copy, atomically: true, encoding: .utf8)
+        // The unit's Documentation=man:geofence(1), which verify looks up: the page the built executable prints, as
+        // the package installs it.
+        let manual = directory.appendingPathComponent("man/man1")
+        try FileManager.default.createDirectory(at: manual, withIntermediateDirectories: true)
+        let page = try GeofenceExecutable.run(["help", "--man"])
+        try page.standardOutput.write(
+            to: manual.appendingPathComponent("geofence.1"), atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.analyzer)
         process.arguments = ["verify", copy.path]
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["MANPATH": directory.appendingPathComponent("man").path]) { _, manual in manual }
         let errors = Pipe()
         process.standardError = errors
         try process.run()
@@ -68,7 +77,7 @@ import Glibc
     /// The unit with the installed path replaced by the built executable, in `directory`.
     static func builtUnit(in directory: URL) throws -> URL {
         let text = try String(contentsOf: Self.unit, encoding: .utf8)
-            .replacingOccurrences(of: "/usr/local/bin/geofence", with: GeofenceExecutable.path)
+            .replacingOccurrences(of: "/usr/bin/geofence", with: GeofenceExecutable.path)
         let copy = directory.appendingPathComponent("geofence.service")
         try text.write(to: copy, atomically: true, encoding: .utf8)
         return copy

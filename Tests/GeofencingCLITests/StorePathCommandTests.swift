@@ -47,13 +47,14 @@ struct StorePathCommandTests {
         let imported = try GeofenceExecutable.run(["fences", "import", other.path, "--store", store])
         #expect(imported.status == 0, "\(imported.standardError)")
 
-        // The first daemon still stores and delivers every event, numbered without a gap.
+        // The first daemon still stores and delivers every event, numbered without a gap (an enter and an exit of
+        // A and B: both are outside at the first fix, which the daemon reports no state for).
         first.write(epochs.joined())
-        #expect(try await first.waitForStandardOutput(timeout: .seconds(60)) { $0.count >= 6 })
+        #expect(try await first.waitForStandardOutput(timeout: .seconds(60)) { $0.count >= 4 })
         try first.closeInput()
         #expect(try await first.waitForExit(timeout: .seconds(60)) == 0, "\(first.standardError)")
         let stored = try GeofenceStore(path: store, readOnly: true)
-        #expect(try stored.lastSequence() >= 6)
+        #expect(try stored.lastSequence() >= 4)
         #expect(try stored.regions().map(\.region.identifier) == ["A", "B", "intruder"])
 
         // Once the first has stopped, the store can be claimed again (the lock file stays, with a stale pid).

@@ -44,6 +44,26 @@ struct EventLineTests {
         }
     }
 
+    @Test("crossed_at: last, to the millisecond, only when the event has one; read back; null or absent is none")
+    func crossedAt() throws {
+        var enter = Self.enter
+        enter.crossedAt = Date(timeIntervalSince1970: 1_204_583_111.417)
+        #expect(enter.jsonLine == #"{"seq":17,"type":"enter","region":"stop-1234","time":"2008-03-03T22:25:13Z","#
+            + #""lat":-27.5712345,"lon":153.0912345,"distance_m":-3.2,"state":"inside","inferred":false,"#
+            + #""interpolated":false,"crossed_at":"2008-03-03T22:25:11.417Z"}"#)
+        let read = try #require(try EventRecord.parse(jsonLine: enter.jsonLine))
+        #expect(abs(read.crossedAt!.timeIntervalSince(enter.crossedAt!)) < 1e-6)
+        #expect(!Self.enter.jsonLine.contains("crossed_at"), "absent, not null, without a crossing")
+        let null = Self.enter.jsonLine.dropLast() + #","crossed_at":null}"#
+        #expect(try EventRecord.parse(jsonLine: null) == Self.enter)
+        for (bad, message) in [(#""yesterday""#, #"field crossed_at: "yesterday" is not an ISO 8601 UTC time"#),
+                               ("17", "field crossed_at: not a string")] {
+            let line = Self.enter.jsonLine.dropLast() + #","crossed_at":"# + bad + "}"
+            let error = #expect(throws: EventLineError.self) { try EventRecord.parse(jsonLine: line) }
+            #expect(error?.description == message)
+        }
+    }
+
     @Test("blank lines and error lines hold no event; keys in any order, optional ones missing")
     func lenientReading() throws {
         #expect(try EventRecord.parse(jsonLine: "") == nil)

@@ -38,6 +38,15 @@ struct OwnTracksTransitionTests {
             + #""lat":-27.5712345,"lon":153.0912345,"tid":"07","rid":"stop-1234"}"#)
     }
 
+    /// `tst` is when the transition happened: the estimated crossing, which the hysteresis makes earlier than the
+    /// deciding fix; the event's own time only without one.
+    @Test func timestampIsTheCrossing() throws {
+        var event = Self.event(.enter)
+        event.crossedAt = Date(timeIntervalSince1970: 1_204_583_110.9)
+        let object = try Self.fields(try #require(OwnTracksTransition.json(for: event, trackerID: "07")))
+        #expect((object["tst"] as? NSNumber)?.int64Value == 1_204_583_110)
+    }
+
     @Test func otherKindsHaveNoTransition() {
         for kind in [EventRecord.Kind.dwell, .approach, .state] {
             #expect(OwnTracksTransition.json(for: Self.event(kind), trackerID: "07") == nil, "\(kind)")

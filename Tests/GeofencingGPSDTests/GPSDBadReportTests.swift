@@ -23,7 +23,9 @@ import Testing
 
     /// The observations a source passes on for one connection's worth of lines, and its counters.
     private func read(_ lines: String) async throws -> (observations: [Observation], statistics: GPSDStatistics) {
-        let server = try FakeServer(.send(Array((Self.version + lines + Self.tpv(time: Self.goodTime)).utf8)))
+        // The next epoch's GST ends the good fix's epoch, which the source then passes on.
+        let nextEpoch = "{\"class\":\"GST\",\"time\":\"2024-05-01T12:00:01.000Z\",\"lat\":1.0,\"lon\":1.0}\n"
+        let server = try FakeServer(.send(Array((Self.version + lines + Self.tpv(time: Self.goodTime) + nextEpoch).utf8)))
         defer { server.stop() }
         let source = GPSDSource(configuration: GPSDSourceTests.configuration(
             port: server.port, stallTimeout: GPSDSourceTests.noStall))

@@ -316,8 +316,9 @@ struct DaemonEvent {
 
 /// The README's outage rule, checked on a daemon's events and the fixes it got (all usable here):
 /// - a gap of more than `outageTimeout` seconds between two fixes makes, at the fix after it, every known state
-///   unknown (a `state` event with state unknown and no distance) and then determines each such region again at
-///   that fix: the state from before the outage (a `state` event), or the other one as an `inferred` enter/exit;
+///   unknown, and the daemon reports that for the regions inside (a `state` event with state unknown and no
+///   distance) and then determines each such region again at that fix: inside as before (a `state` event), or
+///   outside as an `inferred` exit; a region outside before says nothing, or is entered (`inferred`);
 /// - no state becomes unknown and nothing is inferred at any other time;
 /// - sequence numbers run 1, 2, 3, ... without a gap.
 struct OutageRuleCheck {
@@ -357,20 +358,27 @@ struct OutageRuleCheck {
             }
             for event in group { state[event.region] = event.state }
         }
+        // An outage end with no events is one where no region was inside (the daemon reports only those).
         let seenEnds = Set(events.map(\.time)).intersection(outageEnds)
         for time in outageEnds.subtracting(seenEnds).sorted() {
-            violations.append("no events at \(time), the first fix after an outage")
+            let end = formatter.date(from: time) ?? .distantFuture
+            var last: [String: String] = [:]
+            for event in events where event.date < end { last[event.region] = event.state }
+            if last.values.contains("inside") {
+                violations.append("no events at \(time), the first fix after an outage, with a region inside")
+            }
         }
     }
 
     private mutating func check(outageEnd group: [DaemonEvent], at time: String, states: [String: String]) {
-        let known = states.filter { $0.value != "unknown" }
-        // First every known state becomes unknown, in one block, without a distance...
+        // The daemon reports states only for regions inside: those are the ones it reports unknown.
+        let known = states.filter { $0.value == "inside" }
+        // First every state inside becomes unknown, in one block, without a distance...
         let unknown = group.prefix { $0.state == "unknown" }
         if Set(unknown.map(\.region)) != Set(known.keys) || unknown.count != known.count
             || unknown.contains(where: { $0.type != "state" || $0.distance != nil })
         {
-            violations.append("at \(time): \(unknown.count) unknown events for \(known.count) known regions")
+            violations.append("at \(time): \(unknown.count) unknown events for \(known.count) regions inside")
         }
         // ...then each is determined again, once: its old state stands, or the other one is an inferred transition.
         let again = group.dropFirst(unknown.count)
@@ -388,8 +396,13 @@ struct OutageRuleCheck {
             }
             if stands && before == "inside" { insideAcrossOutage += 1 }
         }
-        for event in again where known[event.region] == nil && (event.type != "state" || event.inferred) {
-            violations.append("at \(time): \(event.region), unknown before, got \(event.type) inferred \(event.inferred)")
+        // A region outside before: entered while the fixes were missing (inferred), or one never determined before
+        // found inside (its first determination).
+        for event in again where known[event.region] == nil
+            && !(event.type == "enter" && event.inferred) && !(event.type == "state" && !event.inferred)
+        {
+            violations.append("at \(time): \(event.region), not inside before, got \(event.type) inferred "
+                + "\(event.inferred)")
         }
     }
 }

@@ -21,11 +21,14 @@ import GeofencingTestSupport
     }
 
     /// A gpsd-style greeting and one TPV report, as gpsd 3.22 writes them.
+    /// One fix, then the next epoch's GST: the source passes an epoch on once the next one begins
+    /// (`TPVEpochAssembler`), and a GST is no observation itself.
     static let tpvLines = """
         {"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}
         {"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2024-05-01T12:00:00.500Z","ept":0.005,\
         "lat":-27.572913833,"lon":153.090970833,"altMSL":52.7,"epx":13.938,"epy":13.695,"track":159.4,\
         "speed":17.8,"eph":24.7}
+        {"class":"GST","device":"/dev/ttyUSB0","time":"2024-05-01T12:00:01.500Z","lat":1.0,"lon":1.0}
 
         """
     static let tpvFix = Fix(

@@ -44,18 +44,31 @@ import Testing
         #expect(fix.altitude == nil)
     }
 
-    /// Without eph, the accuracy comes from epx and epy: the radius of their box, sqrt(epx² + epy²).
+    /// Without eph, the accuracy comes from epx and epy as the gpsd JSON reader computes it from a recording:
+    /// 0.883 × sqrt(epx² + epy²) (`HorizontalAccuracyEstimate.fromAxisErrors95`).
     @Test func accuracyFromEpxEpy() throws {
         var report = Self.brisbane
         report.eph = .nan
         (report.epx, report.epy) = (3, 4)
-        #expect(try #require(observation(report)?.fix).horizontalAccuracy == 5)
+        let fromAxes = HorizontalAccuracyEstimate.fromAxisErrors95(x: 3, y: 4)
+        #expect(try #require(observation(report)?.fix).horizontalAccuracy == fromAxes)
+        #expect(abs(try #require(fromAxes) - 0.883 * 5) < 0.001)
         report.epy = .nan  // one of them alone says nothing about the other axis
         #expect(try #require(observation(report)?.fix).horizontalAccuracy == nil)
         (report.eph, report.epy) = (-1, 4)  // a negative eph is no estimate: epx and epy are used
-        #expect(try #require(observation(report)?.fix).horizontalAccuracy == 5)
+        #expect(try #require(observation(report)?.fix).horizontalAccuracy == fromAxes)
         report.epx = -3
         #expect(try #require(observation(report)?.fix).horizontalAccuracy == nil)
+    }
+
+    /// The epoch's GST, when paired with the report, gives the accuracy (the model of HorizontalAccuracyEstimate).
+    @Test func gstWinsOverEph() throws {
+        var report = Self.brisbane
+        report.gst = GSTReport(seconds: report.seconds, nanoseconds: 0, latitudeSigma: 7.7, longitudeSigma: 12.5)
+        #expect(try #require(observation(report)?.fix).horizontalAccuracy
+            == HorizontalAccuracyEstimate.fromSigmas(latitude: 7.7, longitude: 12.5))
+        report.gst?.latitudeSigma = .nan  // a GST without sigmas says nothing: eph
+        #expect(try #require(observation(report)?.fix).horizontalAccuracy == 24.7)
     }
 
     @Test(arguments: [Int32(0), 1])

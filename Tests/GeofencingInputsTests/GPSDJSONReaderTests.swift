@@ -34,6 +34,23 @@ struct GPSDJSONReaderTests {
         #expect(log.statistics.fixes == 2 && log.statistics.noFixes == 1)
     }
 
+    /// The epoch's GST report gives its fix the accuracy, before or after the TPV (the two orders gpsd 3.22 sends,
+    /// GGA before RMC and RMC before GGA), as GPSDSource does live; a GST of another time does not.
+    @Test func theEpochsGSTGivesTheAccuracy() throws {
+        let log = read([
+            #"{"class":"GST","time":"2027-10-18T22:24:38.000Z","rms":12.4,"major":6.4,"minor":9.3,"orient":16.2,"lat":6.1,"lon":8.3,"alt":16.4}"#,
+            #"{"class":"TPV","mode":3,"time":"2027-10-18T22:24:38.000Z","lat":-27.57247,"lon":153.09078,"eph":22.8}"#,
+            #"{"class":"TPV","mode":3,"time":"2027-10-18T22:24:39.000Z","lat":-27.57261,"lon":153.09084,"eph":22.8}"#,
+            #"{"class":"GST","time":"2027-10-18T22:24:39.000Z","lat":9.8,"lon":9.9}"#,
+            #"{"class":"TPV","mode":3,"time":"2027-10-18T22:24:40.000Z","lat":-27.57276,"lon":153.09090,"eph":32.3}"#,
+        ])
+        #expect(log.observations.map { $0.fix?.horizontalAccuracy } == [
+            HorizontalAccuracyEstimate.fromSigmas(latitude: 6.1, longitude: 8.3),
+            HorizontalAccuracyEstimate.fromSigmas(latitude: 9.8, longitude: 9.9),
+            32.3,
+        ])
+    }
+
     @Test func tpvsOfOneTimeMergeIntoTheLast() {
         let log = read([
             #"{"class":"TPV","mode":2,"time":"2024-05-01T10:00:01.000Z","lat":52.5,"lon":13.4}"#,

@@ -30,6 +30,8 @@ struct GPSDecodeAgreementTests {
             #expect(comparison.unexplained == 0,
                     "\(comparison.log): \(comparison.unexplainedExamples.joined(separator: "; "))")
             #expect(comparison.matched + comparison.differences.values.reduce(0, +) > 0, "\(comparison.log)")
+            #expect(comparison.ephDiffering == 0,
+                    "\(comparison.log): eph \(comparison.ephExamples.joined(separator: "; "))")
         }
     }
 
@@ -38,20 +40,29 @@ struct GPSDecodeAgreementTests {
         let entry = try #require(SharedNMEALogs.all[name])
         let tpvs = try GPSDecodeRun.tpvReports(decoding: path)
         return GPSDecodeComparison(
-            log: name, observations: entry.log.observations, tpvs: tpvs, epochs: NMEALogScan.epochs(of: entry.data))
+            log: name, observations: entry.log.observations, hdopObservations: withoutGST(entry.data, source: name),
+            tpvs: tpvs, epochs: NMEALogScan.epochs(of: entry.data))
+    }
+
+    /// The reader's observations of a log with its GST sentences left out: the accuracy of each fix is then the
+    /// HDOP rule that gpsd's `eph` follows (see `HorizontalAccuracyEstimate`).
+    static func withoutGST(_ data: Data, source: String) -> [Observation] {
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .filter { line in !(line.count > 6 && Array(line.prefix(7)).dropFirst(3).elementsEqual("GST,".utf8)) }
+        return NMEAReader.read(data: Data(lines.joined(separator: [UInt8(ascii: "\n")])), source: source).observations
     }
 
     private static func table(_ comparisons: [GPSDecodeComparison]) -> String {
         let categories = GPSDecodeDifference.allCases
         var lines = [
-            "| log | gpsdecode TPVs | gpsdecode fixes / no-fix | our fixes / no-fix | agree | times +1024 wk | "
+            "| log | gpsdecode TPVs | gpsdecode fixes / no-fix | our fixes / no-fix | agree | times +1024 wk | eph agree / differ | "
                 + categories.map(\.rawValue).joined(separator: " | ") + " |",
-            "|" + String(repeating: " --- |", count: 6 + categories.count),
+            "|" + String(repeating: " --- |", count: 7 + categories.count),
         ]
         for c in comparisons {
             let counts = categories.map { String(c.differences[$0] ?? 0) }
             lines.append("| \(c.log) | \(c.gpsdTPVs) | \(c.gpsdFixes) / \(c.gpsdNoFixes) | \(c.ourFixes) / \(c.ourNoFixes) | "
-                + "\(c.matched) | \(c.weekRolloverShifted) | " + counts.joined(separator: " | ") + " |")
+                + "\(c.matched) | \(c.weekRolloverShifted) | \(c.ephAgreeing) / \(c.ephDiffering) | " + counts.joined(separator: " | ") + " |")
         }
         lines.append("")
         lines += categories.map { "- \($0.rawValue): \($0.explanation)" }

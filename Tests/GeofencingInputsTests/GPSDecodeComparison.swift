@@ -62,6 +62,12 @@ struct GPSDecodeComparison: Sendable {
     var weekRolloverShifted = 0
     var differences: [GPSDecodeDifference: Int] = [:]
     var unexplainedExamples: [String] = []
+    /// Agreeing epochs whose gpsd `eph` our HDOP rule reproduces (to gpsd's printed millimetre), and those where it
+    /// does not (with the first few as examples). An epoch with a GST has its accuracy from GST in both paths; the
+    /// HDOP rule is checked on a reading of the log without its GST sentences (`hdopObservations`).
+    var ephAgreeing = 0
+    var ephDiffering = 0
+    var ephExamples: [String] = []
 
     static let tolerance = 1e-7
 
@@ -73,7 +79,10 @@ struct GPSDecodeComparison: Sendable {
         time.timeIntervalSince1970 < 1_483_228_800 ? time.addingTimeInterval(619_315_200) : time
     }
 
-    init(log: String, observations: [Observation], tpvs: [GPSDecodeTPV], epochs: [ScannedEpoch]) {
+    init(
+        log: String, observations: [Observation], hdopObservations: [Observation] = [], tpvs: [GPSDecodeTPV],
+        epochs: [ScannedEpoch]
+    ) {
         self.log = log
         gpsdTPVs = tpvs.count
         ourFixes = observations.filter { $0.fix != nil }.count
@@ -97,6 +106,10 @@ struct GPSDecodeComparison: Sendable {
             if time != observation.time { weekRolloverShifted += 1 }
             oursByTime[Self.key(time)] = observation
         }
+        var hdopAccuracyByTime: [Int64: Double?] = [:]
+        for observation in hdopObservations {
+            hdopAccuracyByTime[Self.key(Self.gpsdTime(forOurs: observation.time))] = observation.fix?.horizontalAccuracy
+        }
         let epochByTimeOfDay = Dictionary(epochs.map { ($0.timeOfDay, $0) }, uniquingKeysWith: { first, _ in first })
 
         var matchedOurs: Set<Int64> = []
@@ -105,6 +118,7 @@ struct GPSDecodeComparison: Sendable {
                 matchedOurs.insert(key)
                 if Self.agree(ours, tpv) {
                     matched += 1
+                    if tpv.mode >= 2, let ours = hdopAccuracyByTime[key] { compareEPH(tpv, ours) }
                 } else if ours.fix != nil, tpv.mode >= 2,
                           let epoch = epochByTimeOfDay[Self.timeOfDay(key)],
                           epoch.positions.contains(where: { Self.samePosition($0.coordinate, tpv) }) {
@@ -144,6 +158,20 @@ struct GPSDecodeComparison: Sendable {
     }
 
     var unexplained: Int { differences[.unexplained] ?? 0 }
+
+    /// gpsd prints `eph` with three decimals: ours agrees when it rounds to the same millimetre.
+    private mutating func compareEPH(_ tpv: GPSDecodeTPV, _ ours: Double?) {
+        switch (tpv.eph, ours) {
+        case (nil, nil): ephAgreeing += 1
+        case (let gpsd?, let ours?) where abs(gpsd - ours) <= 0.000_5 + 1e-9: ephAgreeing += 1
+        default:
+            ephDiffering += 1
+            if ephExamples.count < 5 {
+                ephExamples.append("\(tpv.time ?? "?"): gpsd eph \(tpv.eph.map { "\($0)" } ?? "none"), "
+                    + "ours \(ours.map { "\($0)" } ?? "none")")
+            }
+        }
+    }
 
     private mutating func note(_ difference: GPSDecodeDifference, _ example: String) {
         differences[difference, default: 0] += 1

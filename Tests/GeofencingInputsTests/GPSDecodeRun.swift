@@ -7,6 +7,8 @@ struct GPSDecodeTPV: Decodable, Equatable {
     var time: String?
     var lat: Double?
     var lon: Double?
+    /// gpsd's horizontal error estimate (m): HDOP × 19 m or × 4.75 m, printed to the millimetre.
+    var eph: Double?
 }
 
 enum GPSDecodeRun {

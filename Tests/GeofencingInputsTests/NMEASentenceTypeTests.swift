@@ -99,7 +99,7 @@ struct NMEASentenceTypeTests {
     }
 
     @Test func otherTypesAreUnsupported() throws {
-        #expect(try decode("GPGSA,A,3,16,25,23,20,13,27,11,,,,,,2.3,1.3,1.9") == nil)
+        #expect(try decode("GPGSV,3,3,10,11,06,337,30,03,13,055,25") == nil)
         #expect(try decode("SDDBT,034.25,f,010.44,M,005.64,F") == nil)
     }
 }

@@ -1,6 +1,7 @@
 // Accuracy formulas and line splitting (calendar arithmetic and ISO 8601 times: GeofencingEventsTests).
 import Foundation
 import Testing
+import Geofencing
 @testable import GeofencingInputs
 
 @Suite("Support")

@@ -11,9 +11,10 @@ struct MapEscapingTests {
         let drive = MapTestData.drive(identifiers: identifiers)
         let title = "</title><script>alert(3)</script>\"<b>"
         let html = MapDocument(title: title, regions: drive.regions, track: drive.track, events: drive.events).html()
-        // Exactly the page's own two script elements, and none of the payloads' elements or handlers.
-        #expect(html.components(separatedBy: "<script").count - 1 == 2)
-        #expect(html.components(separatedBy: "</script>").count - 1 == 2)
+        // Exactly the page's own four script elements (data, tiles, Leaflet, the page's script), and none of the
+        // payloads' elements or handlers.
+        #expect(html.components(separatedBy: "<script").count - 1 == 4)
+        #expect(html.components(separatedBy: "</script>").count - 1 == 4)
         for fragment in ["<img", "<svg onload", "<!--", "</title><script>", "<b>", "\u{2028}", "\u{2029}"] {
             #expect(!html.contains(fragment), "the page contains \(fragment)")
         }
@@ -42,7 +43,7 @@ struct MapEscapingTests {
         let drive = MapTestData.drive(identifiers: identifiers)
         let html = MapDocument(title: "t", regions: drive.regions, track: drive.track, events: drive.events).html()
         #expect(!html.unicodeScalars.contains("\u{FEFF}"))
-        #expect(html.components(separatedBy: "</script>").count - 1 == 2)
+        #expect(html.components(separatedBy: "</script>").count - 1 == 4)
         let data = try MapTestData.embeddedData(html)
         #expect((data["fences"] as? [String: Any])?["id"] as? [String] == identifiers)
     }

@@ -139,3 +139,48 @@ enum MapTestData {
         return track
     }
 }
+
+/// Leaflet's Web Mercator (EPSG:3857) in pixels, written out here so the rendering tests know where the page
+/// draws a coordinate without asking the page: 256 * 2^zoom pixels round the world, y down from the north.
+enum WebMercator {
+    static func pixel(_ coordinate: Coordinate, zoom: Double) -> (x: Double, y: Double) {
+        let size = 256 * pow(2, zoom)
+        let latitude = max(-85.0511287798, min(85.0511287798, coordinate.latitude)) * .pi / 180
+        let y = log(tan(.pi / 4 + latitude / 2))
+        return (size * (0.5 + coordinate.longitude / 360), size * (0.5 - y / (2 * .pi)))
+    }
+
+    /// The view `map.fitBounds(bounds, {padding: [padding, padding]})` gives without zoom snapping: the zoom at which
+    /// the box fills the viewport less the padding, and the world pixel at the viewport's centre.
+    struct View {
+        var zoom: Double
+        var centre: (x: Double, y: Double)
+        var width: Double, height: Double
+
+        /// The viewport pixel of a coordinate.
+        func screen(_ coordinate: Coordinate) -> (x: Int, y: Int) {
+            let point = WebMercator.pixel(coordinate, zoom: zoom)
+            return (Int((width / 2 + point.x - centre.x).rounded(.down)), Int((height / 2 + point.y - centre.y).rounded(.down)))
+        }
+    }
+
+    static func fit(south: Double, west: Double, north: Double, east: Double, width: Double, height: Double,
+                    padding: Double = 40, maxZoom: Double = 22) -> View {
+        let northWest = pixel(Coordinate(latitude: north, longitude: west), zoom: 0)
+        let southEast = pixel(Coordinate(latitude: south, longitude: east), zoom: 0)
+        let scale = min((width - 2 * padding) / (southEast.x - northWest.x), (height - 2 * padding) / (southEast.y - northWest.y))
+        let zoom = min(maxZoom, log2(scale))
+        let factor = pow(2, zoom)
+        return View(zoom: zoom, centre: ((northWest.x + southEast.x) / 2 * factor, (northWest.y + southEast.y) / 2 * factor),
+                    width: width, height: height)
+    }
+
+    /// The fit-all view of a page's embedded data (its "bounds" in plane metres, turned back into degrees).
+    static func fitAll(_ data: [String: Any], width: Double = 1200, height: Double = 800) throws -> View {
+        let bounds = try #require(data["bounds"] as? [Double])
+        let origin = try #require(data["origin"] as? [Double])
+        let kNorth = try #require(data["kNorth"] as? Double), kEast = try #require(data["kEast"] as? Double)
+        return fit(south: origin[0] + bounds[1] / kNorth, west: origin[1] + bounds[0] / kEast,
+                   north: origin[0] + bounds[3] / kNorth, east: origin[1] + bounds[2] / kEast, width: width, height: height)
+    }
+}

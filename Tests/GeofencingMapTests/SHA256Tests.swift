@@ -23,13 +23,18 @@ struct SHA256Tests {
         #expect(hex(String(repeating: "a", count: 64)) == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
     }
 
-    @Test("the policy allows exactly the page's script and fetches nothing")
-    func policyNamesTheScript() throws {
+    @Test("the policy allows exactly the page's two scripts (Leaflet, then its own) and fetches nothing")
+    func policyNamesTheScripts() throws {
         let html = MapDocument(title: "t", regions: []).html()
-        let open = try #require(html.range(of: "<script>"))
-        let close = try #require(html.range(of: "</script>", range: open.upperBound..<html.endIndex))
-        let script = String(html[open.upperBound..<close.lowerBound])
-        let hash = Data(SHA256.digest(Array(script.utf8))).base64EncodedString()
-        #expect(html.contains("content=\"default-src 'none'; script-src 'sha256-\(hash)'; style-src 'unsafe-inline'\""))
+        var hashes: [String] = []
+        var rest = html[...]
+        while let open = rest.range(of: "<script>") {
+            let close = try #require(rest.range(of: "</script>", range: open.upperBound..<rest.endIndex))
+            hashes.append(Data(SHA256.digest(Array(rest[open.upperBound..<close.lowerBound].utf8))).base64EncodedString())
+            rest = rest[close.upperBound...]
+        }
+        #expect(hashes.count == 2)
+        let sources = hashes.map { "'sha256-\($0)'" }.joined(separator: " ")
+        #expect(html.contains("content=\"default-src 'none'; script-src \(sources); style-src 'unsafe-inline'; img-src data:\""))
     }
 }

@@ -11,8 +11,8 @@ import Testing
     /// argument.
     static let recorder = """
         #!/bin/sh
-        printf '%s\\0' "$GEOFENCE_SEQ" "$GEOFENCE_TYPE" "$GEOFENCE_REGION" "$GEOFENCE_TIME" "$GEOFENCE_LAT" \
-          "$GEOFENCE_LON" "$GEOFENCE_DISTANCE_M" "$GEOFENCE_STATE" "$GEOFENCE_INFERRED" "$GEOFENCE_INTERPOLATED" \
+        printf '%s\\0' "$GEOFENCE_SEQ" "$GEOFENCE_TYPE" "$GEOFENCE_REGION" "$GEOFENCE_TIME" "$GEOFENCE_CROSSED_AT" \
+          "$GEOFENCE_LAT" "$GEOFENCE_LON" "$GEOFENCE_DISTANCE_M" "$GEOFENCE_STATE" "$GEOFENCE_INFERRED" "$GEOFENCE_INTERPOLATED" \
           "$PATH" "$#" > "$1/env-$GEOFENCE_SEQ"
         cat > "$1/stdin-$GEOFENCE_SEQ"
 
@@ -34,7 +34,8 @@ import Testing
         let script = try directory.script("record.sh", Self.recorder)
         let sink = try ExecSink(command: [script, directory.path], timeout: 10)
         #expect(sink.name == "exec")
-        let enter = SampleEvents.event(17)
+        var enter = SampleEvents.event(17)
+        enter.crossedAt = SampleEvents.time - 1.5
         let lost = SampleEvents.event(18, kind: .state, region: "depot 3", distance: nil, state: .unknown,
                                       inferred: true, interpolated: true)
         try sink.deliver(enter)
@@ -43,14 +44,14 @@ import Testing
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         let first = try Self.recorded(directory, 17)
         #expect(first.values == [
-            "17", "enter", "stop-1234", "2008-03-03T22:25:13Z", "-27.5712345", "153.0912345", "-3.2", "inside",
-            "false", "false", path, "1",
+            "17", "enter", "stop-1234", "2008-03-03T22:25:13Z", "2008-03-03T22:25:11.500Z", "-27.5712345",
+            "153.0912345", "-3.2", "inside", "false", "false", path, "1",
         ])
         #expect(first.input == enter.jsonLine + "\n")
         let second = try Self.recorded(directory, 18)
         #expect(second.values == [
-            "18", "state", "depot 3", "2008-03-03T22:25:14Z", "-27.5712345", "153.0912345", "", "unknown", "true",
-            "true", path, "1",
+            "18", "state", "depot 3", "2008-03-03T22:25:14Z", "", "-27.5712345", "153.0912345", "", "unknown",
+            "true", "true", path, "1",
         ])
         #expect(second.input == lost.jsonLine + "\n")
     }
@@ -193,8 +194,8 @@ import Testing
         let variables = ExecSink.environment(for: SampleEvents.event(5, kind: .dwell, distance: -12.345))
         #expect(variables.map(\.name) == ExecSink.variableNames)
         #expect(variables.map(\.value) == [
-            "5", "dwell", "stop-1234", "2008-03-03T22:25:01Z", "-27.5712345", "153.0912345", "-12.35", "inside",
-            "false", "false", "", "",
+            "5", "dwell", "stop-1234", "2008-03-03T22:25:01Z", "", "-27.5712345", "153.0912345", "-12.35",
+            "inside", "false", "false", "", "",
         ])
         var overspeed = SampleEvents.event(6, kind: .overspeed, distance: -3)
         overspeed.maximumSpeed = 62.4 / 3.6

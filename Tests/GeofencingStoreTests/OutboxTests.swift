@@ -22,14 +22,15 @@ struct OutboxTests {
         #expect(try store.lastSequence() == 0)
         let events = [
             EventRecord(sequence: 1, kind: .enter, region: "O'Connell \"N\" 🚏", time: Fixture.time(0.123456789),
-                        latitude: -27.5712345, longitude: 153.0912345, distance: -3.2, state: .inside),
+                        latitude: -27.5712345, longitude: 153.0912345, distance: -3.2, state: .inside,
+                        crossedAt: Fixture.time(-1.0 / 7.0)),
             EventRecord(sequence: 2, kind: .dwell, region: "a\u{0}b", time: Fixture.time(1.0 / 3.0),
                         latitude: 0, longitude: -180, distance: -0.0, state: .inside, interpolated: true),
             EventRecord(sequence: 3, kind: .state, region: "x", time: Fixture.time(2), latitude: 85,
                         longitude: 180, distance: nil, state: .unknown, inferred: true),
             EventRecord(sequence: 4, kind: .exit, region: "x", time: Date(timeIntervalSinceReferenceDate: -1e9),
                         latitude: -85, longitude: 1e-7, distance: 49_999.99, state: .outside, inferred: true,
-                        interpolated: true),
+                        interpolated: true, crossedAt: Date(timeIntervalSinceReferenceDate: -1e9 - 0.1)),
             EventRecord(sequence: 5, kind: .approach, region: "", time: Fixture.time(4), latitude: 1,
                         longitude: 2, distance: .infinity, state: .outside),
         ]

@@ -78,15 +78,19 @@ struct ObservationOutcomeTests {
         #expect(outcome.changedStates == ["A": RegionStateRecord(state: .outside)])
     }
 
-    @Test("a restored state that the first fix confirms: no event, the record of the confirmed state")
-    func confirmedRestoreChangesTheRecord() throws {
+    @Test("a restored state that the first fix confirms: no event, and no changed record (it is the restored one)")
+    func confirmedRestoreChangesNoRecord() throws {
         let harness = try MonitorHarness()
         let since = TrackBuilder.epoch - 50
         try harness.monitor.restoreMonitoring(
             for: .test("A", dwellTime: 600), state: RegionStateRecord(state: .inside, insideSince: since))
         let outcome = harness.monitor.process(fix(north: 10, at: 0))
         #expect(outcome.events.isEmpty, "\(outcome.events.summary)")
-        #expect(outcome.changedStates == ["A": RegionStateRecord(state: .inside, insideSince: since)])
+        #expect(outcome.changedStates.isEmpty, "\(outcome.changedStates)")
+        #expect(harness.monitor.state(for: "A") == .inside)
+        // The record still changes when the stay does: leaving is an exit and a new record.
+        let exit = harness.monitor.process(fix(north: 300, at: 1))
+        #expect(exit.changedStates == ["A": RegionStateRecord(state: .outside)])
     }
 
     @Test("a fast pass reported by interpolation changes no record: the region stays outside")

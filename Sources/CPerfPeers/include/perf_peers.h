@@ -36,11 +36,13 @@ typedef enum pp_status {
     PP_OK = 0,
     PP_ERR_NOMEM = 1,         // an allocation failed (ours or GEOS's)
     PP_ERR_FENCE = 2,         // a fence is out of the core's range (centre beyond +-85 degrees, radius 1 m .. 50 km)
-    PP_ERR_ANTIMERIDIAN = 3,  // geos-strtree: a fence's box crosses +-180 degrees (perf's areas never do; the peer
-                              // would need two boxes per such fence, which it does not implement)
+    PP_ERR_ANTIMERIDIAN = 3,  // geos-strtree, boost-rstar, boost-quadratic: a fence's box crosses +-180 degrees
+                              // (perf's areas never do; the peer would need two boxes per such fence, which it does
+                              // not implement)
     PP_ERR_GEOS = 4,          // GEOS returned an error (GEOS_init_r, a geometry constructor or a query failed)
     PP_ERR_FIX = 5,           // a fix is out of range (gf_distance refused it)
-    PP_ERR_TRUNCATED = 6      // a hit buffer was too short for one fix's hits
+    PP_ERR_TRUNCATED = 6,     // a hit buffer was too short for one fix's hits
+    PP_ERR_LIBRARY = 7        // boost or S2 threw an exception other than std::bad_alloc (perf_cxx_peers.h)
 } pp_status;
 
 /// A static English sentence for a status. Never NULL.

@@ -33,11 +33,36 @@ public struct MonitorConfiguration: Sendable, Hashable {
     /// Report a region found inside at its first determination as an enter (Android's INITIAL_TRIGGER_ENTER)
     /// instead of only a determined state (CoreLocation's behaviour, the default).
     public var reportsInitialInsideAsEnter: Bool = false
+    /// Which regions' `determined` events (didDetermineState) the rules report. `.everyRegion` (the default,
+    /// CoreLocation's behaviour): each region's first determination, inside or outside, and every state an outage
+    /// makes unknown. `.insideOnly`: only those of regions found inside (and of regions inside when an outage makes
+    /// their state unknown), so that a first fix among 10^6 regions is a handful of events, not 10^6 "outside" ones.
+    /// The states themselves are kept and reported in `ObservationOutcome.changedStates` either way, and an answer
+    /// to `RegionMonitor.requestState(for:)` always comes.
+    public var determinations: DeterminationReporting = .everyRegion
     /// Sequence number of the first event (a store restoring a monitor continues its numbering). Wraps to 0 after
     /// 2^64 - 1.
     public var firstSequence: UInt64 = 1
 
     public init() {}
+
+    /// Which regions' `determined` events a monitor reports (`MonitorConfiguration.determinations`).
+    public enum DeterminationReporting: Sendable, Hashable {
+        /// Every region's: inside, outside, or unknown after an outage.
+        case everyRegion
+        /// Only regions found inside, or inside until an outage made their state unknown; regions found outside,
+        /// or outside before the outage, change their state silently.
+        case insideOnly
+    }
+
+    /// Whether a `determined` event with `state` is reported for a region whose state was `before` (the state an
+    /// outage made unknown, or unknown before the first determination).
+    func reportsDetermination(of state: RegionState, before: RegionState) -> Bool {
+        switch determinations {
+        case .everyRegion: true
+        case .insideOnly: state == .inside || (state == .unknown && before == .inside)
+        }
+    }
 
     /// The hysteresis a region gets when it sets none: `defaultHysteresis`, at most a quarter of a circle's radius
     /// or a corridor's half-width. A polygon gets `defaultHysteresis` whatever its size (its narrowest part is not

@@ -68,6 +68,20 @@ public struct RegionEvent: Sendable, Hashable {
     /// GNSS time of the event: the fix's time, or for an interpolated event the time the straight segment between
     /// two fixes crossed the boundary.
     public let time: Date
+    /// The estimated GNSS time the vehicle crossed the boundary, for an enter or an exit; `time` is when the rules
+    /// decided it, which hysteresis and the fix's accuracy can make later (a vehicle that drives just inside for a
+    /// while is entered late by design, but crossed at the start of that stretch).
+    ///
+    /// - Enter and exit: the instant the straight segment from the last fix on the old side of the boundary (the
+    ///   signed distance's sign) to the first fix on the new side crosses it, the time running evenly between the
+    ///   two fixes. When the fixes went back to the old side before the rules decided, the last such crossing.
+    /// - Interpolated (a pass between two fixes): the segment's own crossing, equal to `time`.
+    /// - Inferred (after an outage): the crossing of the straight segment from the last usable fix before the
+    ///   outage to the first after it, so somewhere in the outage, a rough estimate; nil when there was no fix
+    ///   before (a restart: the state came from a store).
+    /// - Nil for dwell, approach and determined events, and for an enter reported for the first determination
+    ///   (`MonitorConfiguration.reportsInitialInsideAsEnter`): nothing was seen crossing.
+    public let crossedAt: Date?
     /// The fix's position (interpolated events: the crossing point; outage events: the last usable fix).
     public let coordinate: Coordinate
     /// Signed distance from the boundary in metres, negative inside (error <= 2 cm + 1e-4 of the radius); nil when the

@@ -57,6 +57,19 @@ public final class RegionMonitor: Sendable {
     /// The regions being monitored.
     public var monitoredRegions: Set<Region> { engine.withLock { Set($0.regions) } }
 
+    /// How many regions are monitored (without making `monitoredRegions`' set).
+    public var monitoredRegionCount: Int { engine.withLock { $0.regionCount } }
+
+    /// The monitored region with this identifier, nil if there is none (a lookup, without making
+    /// `monitoredRegions`' set).
+    public func monitoredRegion(identifier: String) -> Region? {
+        engine.withLock { $0.region(identifier: identifier) }
+    }
+
+    /// The identifiers of the monitored regions, in no particular order (cheaper than `monitoredRegions` when
+    /// only the names are needed: a daemon reloading 10^6 regions finds the removed ones with it).
+    public var monitoredIdentifiers: [String] { engine.withLock { $0.identifiers } }
+
     /// The current state of a region, nil if no region has this identifier.
     public func state(for identifier: String) -> RegionState? {
         engine.withLock { $0.state(for: identifier) }
@@ -86,7 +99,9 @@ public final class RegionMonitor: Sendable {
     /// so that a restart repeats no enter. Until the first usable fix the region's state is unknown; that fix
     /// confirms the restored state without an event (nothing changed), or, if it is past the boundary by the
     /// threshold, reports the change that happened while the process was down as an enter or exit flagged
-    /// `inferred`. A restored state of `unknown` is determined as for a new region (a `determined` event).
+    /// `inferred`. A restored state of `unknown` is determined as for a new region (a `determined` event). A
+    /// confirmation that leaves the record as given (its `state` was its `lastKnownState`) is not reported in
+    /// `ObservationOutcome.changedStates` either: a store holding 10^6 records has none to write again.
     /// Replacing a monitored region keeps its live state instead. Throws what `startMonitoringOrThrow(for:)` throws.
     ///
     /// - Parameter state: the region's record as the monitor last reported it (`ObservationOutcome.changedStates`):

@@ -29,10 +29,10 @@ extension MonitorEngine {
                 else { continue }
                 records[slot]!.eventAtFix = fixNumber
                 if approach.isActive { approach.entered(regionSlot: slot) }
-                if record.region.notifyOnEntry {
+                if record.definition.notifyOnEntry {
                     crossings.append((start.fix.timestamp + pass.entry * duration, slot, .enter, pass.entry))
                 }
-                if record.region.notifyOnExit {
+                if record.definition.notifyOnExit {
                     crossings.append((start.fix.timestamp + pass.exit * duration, slot, .exit, pass.exit))
                 }
             }
@@ -43,7 +43,7 @@ extension MonitorEngine {
         for crossing in crossings {
             let point = SegmentPass.point(at: crossing.fraction, from: start.fix.coordinate, to: end.fix.coordinate)
             emit(crossing.kind, crossing.slot, state: crossing.kind == .enter ? .inside : .outside,
-                 time: crossing.time, at: point, distance: 0, interpolated: true)
+                 time: crossing.time, at: point, distance: 0, interpolated: true, crossedAt: crossing.time)
         }
     }
 
@@ -51,7 +51,7 @@ extension MonitorEngine {
     /// form, a polygon's or corridor's by stepping along the segment with the core's distances.
     private func pass(through record: RegionRecord, depth: Double, from start: (fix: Fix, point: gf_point),
                       to end: (fix: Fix, point: gf_point), length: Double) -> SegmentPass? {
-        if case .circle(let center, let radius) = record.region.shape {
+        if let (center, radius) = record.definition.circle {
             return SegmentPass.through(
                 center: center, radius: radius, depth: depth, from: start.fix.coordinate, to: end.fix.coordinate)
         }

@@ -9,7 +9,8 @@ import Foundation
 /// - inside -> outside (exit)  when s >= +threshold
 /// - outside -> inside (enter) when s <= -threshold
 /// - unknown, first determination: inside when s <= -a, outside when s > a (no hysteresis: nothing to flap from);
-///   otherwise it stays unknown. A `determined` event (an enter with `reportsInitialInsideAsEnter`).
+///   otherwise it stays unknown. A `determined` event (an enter with `reportsInitialInsideAsEnter`); with
+///   `determinations = .insideOnly` only when found inside (the state changes silently otherwise).
 /// - unknown after an outage (or a restore): the last known state stands unless the fix is past the boundary by
 ///   the threshold, which is an enter or exit flagged `inferred`; otherwise a `determined` event with that state.
 /// - Observations reach the rules through the GNSS time guard (`GNSSTimeGuard`, `observe(_:)`): a time that jumps
@@ -39,7 +40,8 @@ final class MonitorEngine {
     var freeRecordSlots: [Int] = []
     /// Record slot of each core slot's fence (-1: none): the core's hits name core slots.
     var recordSlotByCoreSlot: [Int32] = []
-    var slotByIdentifier: [String: Int] = [:]
+    /// Record slot of each identifier (keyed by the records' own identifiers: `RegionRegistry.identifierOf`).
+    var slotByIdentifier = IdentifierIndex()
     var inside = SlotList()
     var undetermined = SlotList()
     var dwelling = SlotList()  // inside, with a dwell time, not yet reported
@@ -98,7 +100,7 @@ final class MonitorEngine {
         states.reserveCapacity(changed.count)
         for slot in changed.slots {
             guard let record = records[slot] else { continue }
-            states[record.region.identifier] = record.stateRecord
+            states[record.definition.identifier] = record.stateRecord
         }
         changed.removeAll()
         return states
@@ -120,6 +122,9 @@ final class MonitorEngine {
         for slot in records.indices where records[slot]?.insideSince != nil {
             records[slot]!.insideSince! += step
             changed.insert(slot)
+        }
+        for slot in records.indices where records[slot]?.boundaryWatch.since != nil {
+            records[slot]!.boundaryWatch.since! += step
         }
         approach.shiftTimeBase(by: step)
         speedRule.shiftTimeBase(by: step)
@@ -149,7 +154,7 @@ final class MonitorEngine {
                 let slot = recordSlot(of: hit.handle)
                 records[slot]!.seenAtFix = fixNumber
                 let distance = depth(of: slot, hit: Double(hit.distance_mm) / 1000, at: point, accuracy: accuracy)
-                judge(slot, distance: distance, fix: fix, accuracy: accuracy)
+                judge(slot, distance: distance, at: point, fix: fix, accuracy: accuracy)
             }
         }
         // Regions inside or undetermined that the query did not return are outside by more than 0 m: measure them.
@@ -206,6 +211,7 @@ final class MonitorEngine {
         for slot in records.indices {
             guard let record = records[slot], record.state != .unknown else { continue }
             setState(slot, .unknown, since: time)
+            guard configuration.reportsDetermination(of: .unknown, before: record.state) else { continue }
             emit(.determined, slot, state: .unknown, time: time, at: last.fix.coordinate, distance: nil)
         }
     }
@@ -215,6 +221,7 @@ final class MonitorEngine {
     func setState(_ slot: Int, _ state: RegionState, since time: Date) {
         records[slot]!.state = state
         if state != .unknown { records[slot]!.lastKnownState = state }
+        records[slot]!.boundaryWatch = BoundaryWatch()  // it counts from the side of the state
         changed.insert(slot)
         switch state {
         case .inside:
@@ -222,7 +229,7 @@ final class MonitorEngine {
             undetermined.remove(slot)
             records[slot]!.insideSince = time
             if approach.isActive { approach.entered(regionSlot: slot) }
-            if let speedLimit = records[slot]!.region.speedLimit { speedRule.watch(slot, speedLimit) }
+            if let speedLimit = records[slot]!.definition.speedLimit { speedRule.watch(slot, speedLimit) }
         case .outside:
             inside.remove(slot)
             undetermined.remove(slot)
@@ -238,7 +245,7 @@ final class MonitorEngine {
     /// Keeps `dwelling` = inside, with a dwell time, not yet reported.
     func updateDwelling(_ slot: Int) {
         guard let record = records[slot] else { return }
-        if record.state == .inside, record.region.dwellTime != nil, !record.dwellReported {
+        if record.state == .inside, record.definition.dwellTime != nil, !record.dwellReported {
             dwelling.insert(slot)
         } else {
             dwelling.remove(slot)
@@ -247,8 +254,8 @@ final class MonitorEngine {
 
     func emit(
         _ kind: RegionEvent.Kind, _ slot: Int, state: RegionState, time: Date, at coordinate: Coordinate,
-        distance: Double?, inferred: Bool = false, interpolated: Bool = false, maximumSpeed: Double? = nil,
-        overLimitDuration: Double? = nil
+        distance: Double?, inferred: Bool = false, interpolated: Bool = false, crossedAt: Date? = nil,
+        maximumSpeed: Double? = nil, overLimitDuration: Double? = nil
     ) {
         // An approach or an overspeed reports no state change: it neither stands for this fix's transition nor
         // answers a state request.
@@ -258,18 +265,20 @@ final class MonitorEngine {
         if !schedules.isEmpty, kind != .overspeedEnd, !schedules.isActive(slot) { return }
         let event = RegionEvent(
             sequence: nextSequence, kind: kind, region: records[slot]!.region, state: state, time: time,
-            coordinate: coordinate, distance: distance, inferred: inferred, interpolated: interpolated,
-            maximumSpeed: maximumSpeed, overLimitDuration: overLimitDuration)
+            crossedAt: crossedAt, coordinate: coordinate, distance: distance, inferred: inferred,
+            interpolated: interpolated, maximumSpeed: maximumSpeed, overLimitDuration: overLimitDuration)
         nextSequence &+= 1  // wraps after 2^64 - 1 instead of trapping (a restored store may start anywhere)
         events.append(event)
     }
 
     /// A determination for each region whose schedule window opened at this fix, with its state after the fix's
     /// transitions, unless the fix already reported one for it or the region is still undetermined (its first
-    /// determination comes as usual).
+    /// determination comes as usual). With `determinations = .insideOnly` only the regions inside: a window opening
+    /// is a first determination for its listeners.
     func reportOpenedWindows(at fix: Fix, point: gf_point) {
         for slot in schedules.opened.slots {
-            guard let record = records[slot], record.eventAtFix != fixNumber, record.state != .unknown else { continue }
+            guard let record = records[slot], record.eventAtFix != fixNumber, record.state != .unknown,
+                  configuration.reportsDetermination(of: record.state, before: .unknown) else { continue }
             emit(.determined, slot, state: record.state, time: fix.timestamp, at: fix.coordinate,
                  distance: distanceFromBoundary(point, record))
         }

@@ -6,15 +6,36 @@ import Foundation
 extension MonitorEngine {
     var regions: [Region] { records.compactMap { $0?.region } }
 
+    var regionCount: Int { slotByIdentifier.count }
+
+    var identifiers: [String] {
+        var identifiers: [String] = []
+        identifiers.reserveCapacity(slotByIdentifier.count)
+        slotByIdentifier.forEachSlot { identifiers.append(identifierOf($0)) }
+        return identifiers
+    }
+
+    /// The identifier of a record slot the identifier index holds (its keys).
+    func identifierOf(_ slot: Int) -> String { records[slot]!.definition.identifier }
+
+    /// The record slot of a monitored identifier.
+    func recordSlot(for identifier: String) -> Int? {
+        slotByIdentifier.slot(of: identifier, identifierOf: identifierOf)
+    }
+
+    func region(identifier: String) -> Region? {
+        recordSlot(for: identifier).flatMap { records[$0]?.region }
+    }
+
     func state(for identifier: String) -> RegionState? {
-        slotByIdentifier[identifier].flatMap { records[$0]?.state }
+        recordSlot(for: identifier).flatMap { records[$0]?.state }
     }
 
     /// Adds or replaces a region. Returns the events to deliver (didStartMonitoring).
     func start(_ region: Region) throws(RegionMonitorError) -> [MonitorEvent] {
         let shape = try region.coreShape()
         let hysteresis = region.hysteresis ?? configuration.hysteresis(for: region.shape)
-        if let slot = slotByIdentifier[region.identifier], var record = records[slot] {
+        if let slot = recordSlot(for: region.identifier), var record = records[slot] {
             // Replacement keeps the state: the next fix judges the new shape with the usual hysteresis, so a
             // vehicle the new shape still contains sees no exit and enter.
             let handle = try table.replace(record.handle, with: shape)
@@ -33,8 +54,8 @@ extension MonitorEngine {
                 throw error
             }
             link(coreHandle: handle, to: slot, replacing: record.handle)
-            speedRule.update(slot, from: record.region.speedLimit, to: region.speedLimit)
-            if record.region.schedule != region.schedule { schedules.update(slot, schedule: region.schedule) }
+            speedRule.update(slot, from: record.definition.speedLimit, to: region.speedLimit)
+            if record.definition.schedule != region.schedule { schedules.update(slot, schedule: region.schedule) }
             if record.state == .inside, let speedLimit = region.speedLimit { speedRule.watch(slot, speedLimit) }
             record.region = region
             record.handle = handle
@@ -52,9 +73,10 @@ extension MonitorEngine {
                 throw error
             }
             if slot == records.count { records.append(nil) }
-            records[slot] = RegionRecord(region: region, handle: handle, hysteresis: hysteresis)
+            records[slot] = RegionRecord(
+                definition: RegionDefinition(region), handle: handle, hysteresis: hysteresis)
             link(coreHandle: handle, to: slot, replacing: nil)
-            slotByIdentifier[region.identifier] = slot
+            slotByIdentifier.insert(slot, identifier: region.identifier, identifierOf: identifierOf)
             undetermined.insert(slot)
             speedRule.update(slot, from: nil, to: region.speedLimit)
             if region.schedule != nil { schedules.update(slot, schedule: region.schedule) }
@@ -80,13 +102,14 @@ extension MonitorEngine {
     /// after an outage: the first usable fix confirms it silently unless it is past the boundary by the threshold,
     /// which is an enter or exit flagged `inferred`. A replaced region keeps its live state.
     func restore(_ region: Region, _ restored: RegionStateRecord) throws(RegionMonitorError) -> [MonitorEvent] {
-        let isNew = slotByIdentifier[region.identifier] == nil
+        let isNew = recordSlot(for: region.identifier) == nil
         let events = try start(region)
-        guard isNew, restored.lastKnownState != .unknown, let slot = slotByIdentifier[region.identifier] else {
+        guard isNew, restored.lastKnownState != .unknown, let slot = recordSlot(for: region.identifier) else {
             return events
         }
         records[slot]!.lastKnownState = restored.lastKnownState
         records[slot]!.confirmsQuietly = true
+        records[slot]!.storeHoldsLastKnownState = restored.state == restored.lastKnownState
         if restored.lastKnownState == .inside {
             records[slot]!.insideSince = restored.insideSince
             records[slot]!.dwellReported = restored.dwellReported
@@ -95,11 +118,12 @@ extension MonitorEngine {
     }
 
     func stop(identifier: String) {
-        guard let slot = slotByIdentifier.removeValue(forKey: identifier), let record = records[slot] else { return }
+        guard let slot = slotByIdentifier.remove(identifier, identifierOf: identifierOf),
+              let record = records[slot] else { return }
         table.remove(record.handle)
         recordSlotByCoreSlot[CoreFenceTable.slot(of: record.handle)] = -1
         approach.remove(regionSlot: slot)
-        speedRule.update(slot, from: record.region.speedLimit, to: nil)
+        speedRule.update(slot, from: record.definition.speedLimit, to: nil)
         schedules.update(slot, schedule: nil)
         records[slot] = nil
         freeRecordSlots.append(slot)
@@ -111,7 +135,7 @@ extension MonitorEngine {
 
     /// A determined event with the region's current state at the last usable fix, or, before any, after the next.
     func requestState(identifier: String) -> [RegionEvent] {
-        guard let slot = slotByIdentifier[identifier], let record = records[slot] else { return [] }
+        guard let slot = recordSlot(for: identifier), let record = records[slot] else { return [] }
         guard let last = lastUsable else {
             records[slot]?.stateRequested = true
             requested.insert(slot)
@@ -128,7 +152,12 @@ extension MonitorEngine {
 /// One monitored region and its state. Its slot in `MonitorEngine.records` is the engine's own (a replaced polygon
 /// gets a new core fence, and so a new core slot, but keeps its record slot and its place in every list).
 struct RegionRecord {
-    var region: Region
+    /// The region's definition, packed (`RegionDefinition`); `region` rebuilds it.
+    var definition: RegionDefinition
+    var region: Region {
+        get { definition.region }
+        set { definition = RegionDefinition(newValue) }
+    }
     /// The core fence; `MonitorEngine.recordSlotByCoreSlot` maps its slot back to this record.
     var handle: gf_handle
     /// Metres past the boundary a fix must be to change the state.
@@ -140,6 +169,9 @@ struct RegionRecord {
     /// Restored from a store: a first fix that confirms `lastKnownState` reports nothing (the state never
     /// changed as far as anyone listening knows), so a restart with 100,000 regions is not 100,000 events.
     var confirmsQuietly = false
+    /// Restored from a record whose `state` is its `lastKnownState`: a quiet confirmation leaves the record as the
+    /// store holds it, so it is not reported as changed (`ObservationOutcome.changedStates`).
+    var storeHoldsLastKnownState = false
     /// GNSS time since which the vehicle has been inside (for dwell), nil when outside or unknown.
     var insideSince: Date?
     var dwellReported = false
@@ -149,6 +181,8 @@ struct RegionRecord {
     var seenAtFix: UInt64 = 0
     /// The fix number at which this region last produced an event (one state change per region per fix).
     var eventAtFix: UInt64 = 0
+    /// Where the fixes since the last one on the state's side of the boundary crossed it (`BoundaryWatch`).
+    var boundaryWatch = BoundaryWatch()
 
     /// What a store keeps of this region to restore it.
     var stateRecord: RegionStateRecord {

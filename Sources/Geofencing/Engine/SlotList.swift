@@ -1,10 +1,17 @@
 /// A set of region slots with O(1) insert and remove and a deterministic iteration order (the same sequence of
 /// operations gives the same order, run after run, unlike `Set`), so events come out in the same order every replay.
+///
+/// Memory: 4 bytes per slot up to the highest slot ever inserted (`positions`) and 4 per member: slots are below
+/// the core's capacity (2^24), so 32-bit entries hold them, and a list that a first fix fills with 10^6 regions
+/// costs 8 MB rather than 16.
 struct SlotList {
-    private(set) var slots: [Int] = []
-    private var positions: [Int] = []  // positions[slot] = index in slots, or -1
+    private var members: [Int32] = []
+    private var positions: [Int32] = []  // positions[slot] = index in members, or -1
 
-    var count: Int { slots.count }
+    /// The members, in the list's order (a view: reading it allocates nothing).
+    var slots: LazyMapCollection<[Int32], Int> { members.lazy.map { Int($0) } }
+
+    var count: Int { members.count }
 
     func contains(_ slot: Int) -> Bool {
         slot < positions.count && positions[slot] >= 0
@@ -13,25 +20,25 @@ struct SlotList {
     mutating func insert(_ slot: Int) {
         if slot >= positions.count { positions.append(contentsOf: repeatElement(-1, count: slot - positions.count + 1)) }
         guard positions[slot] < 0 else { return }
-        positions[slot] = slots.count
-        slots.append(slot)
+        positions[slot] = Int32(members.count)
+        members.append(Int32(slot))
     }
 
     /// Removes by swapping the last slot into the hole: iterating indices downwards stays valid while removing.
     mutating func remove(_ slot: Int) {
         guard contains(slot) else { return }
-        let index = positions[slot]
-        let last = slots.removeLast()
-        if last != slot {
-            slots[index] = last
-            positions[last] = index
+        let index = Int(positions[slot])
+        let last = members.removeLast()
+        if Int(last) != slot {
+            members[index] = last
+            positions[Int(last)] = Int32(index)
         }
         positions[slot] = -1
     }
 
     /// Removes every slot, keeping the storage: O(count), not O(highest slot).
     mutating func removeAll() {
-        for slot in slots { positions[slot] = -1 }
-        slots.removeAll(keepingCapacity: true)
+        for slot in members { positions[Int(slot)] = -1 }
+        members.removeAll(keepingCapacity: true)
     }
 }

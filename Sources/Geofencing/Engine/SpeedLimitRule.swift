@@ -146,7 +146,7 @@ extension MonitorEngine {
                                   over: time.timeIntervalSince(since))
                 }
                 speedRule.stopWatching(slot)
-                if record.state == .inside { speedRule.watch(slot, record.region.speedLimit!) }
+                if record.state == .inside { speedRule.watch(slot, record.definition.speedLimit!) }
                 continue
             }
             guard let speed else { continue }

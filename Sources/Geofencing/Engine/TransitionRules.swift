@@ -6,34 +6,59 @@ import Foundation
 /// state reports that follow the transitions of a fix.
 extension MonitorEngine {
     /// Applies the transition rules to one region for one usable fix.
-    func judge(_ slot: Int, distance: Double, fix: Fix, accuracy: Double) {
+    ///
+    /// An enter or exit carries the crossing its `BoundaryWatch` found (`RegionEvent.crossedAt`); an inferred one
+    /// the crossing of the straight segment from the last usable fix before the outage to this fix.
+    func judge(_ slot: Int, distance: Double, at point: gf_point, fix: Fix, accuracy: Double) {
+        watchBoundary(slot, distance: distance, at: point, fix: fix)
         let record = records[slot]!
         guard record.eventAtFix != fixNumber else { return }  // an interpolated pass already spoke for this fix
         let threshold = max(record.hysteresis, accuracy)
         let time = fix.timestamp, at = fix.coordinate
+        let crossedAt = record.boundaryWatch.since
         switch record.state {
         case .inside where distance >= threshold:
             setState(slot, .outside, since: time)
-            if record.region.notifyOnExit { emit(.exit, slot, state: .outside, time: time, at: at, distance: distance) }
+            if record.definition.notifyOnExit {
+                emit(.exit, slot, state: .outside, time: time, at: at, distance: distance, crossedAt: crossedAt)
+            }
         case .outside where distance <= -threshold:
             setState(slot, .inside, since: time)
-            if record.region.notifyOnEntry { emit(.enter, slot, state: .inside, time: time, at: at, distance: distance) }
+            if record.definition.notifyOnEntry {
+                emit(.enter, slot, state: .inside, time: time, at: at, distance: distance, crossedAt: crossedAt)
+            }
         case .unknown:
             records[slot]!.stateRequested = false
+            // A requested state is answered whatever `configuration.determinations` leaves out.
+            let requested = record.stateRequested
             let before = record.lastKnownState
             if before != .unknown {
                 // Back from an outage (or a restart): the last known state stands unless this fix is past the
                 // boundary by the usual threshold, so a parked vehicle's jitter cannot make inferred transitions.
                 records[slot]!.confirmsQuietly = false
+                records[slot]!.storeHoldsLastKnownState = false
                 let crossed = before == .inside ? distance >= threshold : distance <= -threshold
                 let found: RegionState = crossed ? (before == .inside ? .outside : .inside) : before
+                // Somewhere in the outage: estimated on the straight segment across it (nil after a restart).
+                let inferredCrossing = crossed
+                    ? lastUsable.flatMap { crossingTime(slot, leaving: before, from: $0, to: (fix, point)) } : nil
+                let alreadyChanged = changed.contains(slot)
                 // The dwell clock keeps running when the vehicle stayed inside.
                 setState(slot, found, since: found == .inside && !crossed ? record.insideSince ?? time : time)
-                let notify = found == .inside ? record.region.notifyOnEntry : record.region.notifyOnExit
+                restartBoundaryWatch(slot, distance: distance, at: point, fix: fix)
+                if !crossed, record.storeHoldsLastKnownState, !alreadyChanged,
+                   records[slot]!.stateRecord == RegionStateRecord(
+                       state: before, insideSince: record.insideSince, dwellReported: record.dwellReported) {
+                    // The restored record stands as the store holds it: nothing for the store to write (a restart
+                    // with 10^6 regions rewrites none of them).
+                    changed.remove(slot)
+                }
+                let notify = found == .inside ? record.definition.notifyOnEntry : record.definition.notifyOnExit
                 if crossed && notify {
                     emit(found == .inside ? .enter : .exit, slot, state: found, time: time, at: at,
-                         distance: distance, inferred: true)
-                } else if !record.confirmsQuietly {
+                         distance: distance, inferred: true, crossedAt: inferredCrossing)
+                } else if !record.confirmsQuietly
+                    && (requested || configuration.reportsDetermination(of: found, before: .unknown)) {
                     emit(.determined, slot, state: found, time: time, at: at, distance: distance)
                 }
             } else {
@@ -41,8 +66,10 @@ extension MonitorEngine {
                 let found: RegionState
                 if distance <= -accuracy { found = .inside } else if distance > accuracy { found = .outside } else { return }
                 setState(slot, found, since: time)
-                let asEnter = found == .inside && configuration.reportsInitialInsideAsEnter && record.region.notifyOnEntry
-                emit(asEnter ? .enter : .determined, slot, state: found, time: time, at: at, distance: distance)
+                let asEnter = found == .inside && configuration.reportsInitialInsideAsEnter && record.definition.notifyOnEntry
+                if asEnter || requested || configuration.reportsDetermination(of: found, before: .unknown) {
+                    emit(asEnter ? .enter : .determined, slot, state: found, time: time, at: at, distance: distance)
+                }
             }
         default:
             break
@@ -55,7 +82,7 @@ extension MonitorEngine {
     /// exact value: measured once to the threshold (cheap: the edges within it), then exactly only when it decides.
     func depth(of slot: Int, hit distance: Double, at point: gf_point, accuracy: Double) -> Double {
         let record = records[slot]!
-        guard distance <= 0, record.state != .inside, !record.region.shape.isCircle else { return distance }
+        guard distance <= 0, record.state != .inside, !record.definition.isCircle else { return distance }
         let threshold = max(record.hysteresis, accuracy)
         let bounded = distanceToDecide(point, record, threshold: threshold)
         return bounded <= -threshold ? distanceFromBoundary(point, record) : bounded
@@ -70,21 +97,21 @@ extension MonitorEngine {
         if distance >= threshold || (record.state == .unknown && distance > accuracy) {
             distance = distanceFromBoundary(point, record)
         }
-        judge(slot, distance: distance, fix: fix, accuracy: accuracy)
+        judge(slot, distance: distance, at: point, fix: fix, accuracy: accuracy)
     }
 
     /// Signed distance in metres from a region's boundary (negative inside), as the core computes it (a polygon
     /// or corridor: exact within 50 km of its boundary, beyond that at least 50 km; its cost grows with the
     /// distance, see `CoreFenceTable.exactDistance`).
     func distanceFromBoundary(_ point: gf_point, _ record: RegionRecord) -> Double {
-        table.exactDistance(from: point, to: record.handle, isCircle: record.region.shape.isCircle)
+        table.exactDistance(from: point, to: record.handle, isCircle: record.definition.isCircle)
     }
 
     /// The signed distance when only whether it reaches `threshold` matters: exact within it, beyond it a value past
     /// it (cheap for a large shape: only the edges within the threshold are searched). The rules' test, made before
     /// the exact distance an event carries.
     func distanceToDecide(_ point: gf_point, _ record: RegionRecord, threshold: Double) -> Double {
-        record.region.shape.isCircle
+        record.definition.isCircle
             ? table.distance(from: point, to: record.handle)
             : table.distance(from: point, to: record.handle, limit: threshold + 1)
     }
@@ -108,7 +135,7 @@ extension MonitorEngine {
             let record = records[slot]!
             // Outside its schedule's windows a dwell waits for the next window instead of being lost.
             if !schedules.isEmpty, !schedules.isActive(slot) { continue }
-            guard let since = record.insideSince, let dwell = record.region.dwellTime,
+            guard let since = record.insideSince, let dwell = record.definition.dwellTime,
                   fix.timestamp.timeIntervalSince(since) >= dwell else { continue }
             records[slot]!.dwellReported = true
             changed.insert(slot)

@@ -92,7 +92,7 @@ enum FencesCommand {
             let regions = try FenceLoading.regions(from: target!, defaultRadius: radius ?? 100, datum: datum)
             let (added, replaced) = try call { try store.upsertRegions(regions) }
             Console.error("imported \(target!): \(added) added, \(replaced) replaced; the store holds "
-                          + "\(try call { try store.regions() }.count) regions")
+                          + "\(try call { try store.regionCount() }) regions")
         case "apply":
             let payload: [UInt8]
             do { payload = Array(try Data(contentsOf: URL(fileURLWithPath: target!))) } catch {

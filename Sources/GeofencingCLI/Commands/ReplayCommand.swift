@@ -11,7 +11,7 @@ enum ReplayCommand {
         name: "replay", summary: "replay an NMEA, GPX or gpsd JSON log against fences and print the events",
         help: """
             Usage: geofence replay TRACK --fences FILE [--radius M] [--datum D] [--approach T] [--format text|jsonl]
-                                   [--map OUT.html]
+                                   [--map OUT.html] [--determinations inside|all]
 
             Replays a recorded track (NMEA 0183, GPX, or gpsd JSON as from 'gpspipe -w'; recognised by content)
             through the region monitor and prints every event, in GNSS time: the same events 'geofence run' reports
@@ -25,6 +25,8 @@ enum ReplayCommand {
                               before the vehicle would enter at its current speed and course
               --format F      text (default) or jsonl (one JSON object per event)
               --map OUT.html  also write a map of the fences, the track and the events
+              --determinations inside (default, as 'geofence run'): a state event only for regions found inside;
+                              all: for every region (inside or outside at the first fix, unknown in an outage)
             """,
         run: run)
 
@@ -35,6 +37,12 @@ enum ReplayCommand {
         let approach = try FenceLoading.approachOption(&arguments)
         let format = try EventFormat(parsing: try arguments.option("--format"), in: arguments)
         let mapPath = try arguments.option("--map")
+        var configuration = MonitorConfiguration()
+        switch try arguments.option("--determinations") ?? "inside" {
+        case "inside": configuration.determinations = Daemon.determinations
+        case "all": configuration.determinations = .everyRegion
+        case let other: throw arguments.usageError("--determinations \(other): expected inside or all")
+        }
         let trackPath = try arguments.positional("TRACK (a log file)")
         try arguments.finish()
         guard let fencesPath else { throw arguments.usageError("--fences FILE is required") }
@@ -46,7 +54,7 @@ enum ReplayCommand {
         var printFailure: SinkError?
         var timeWarnings = GNSSTimeWarnings(command: "geofence replay", configuration: MonitorConfiguration())
         let replay = try TrackReplay(
-            regions: regions, observations: track.observations,
+            regions: regions, observations: track.observations, configuration: configuration,
             onRefusal: { RefusalReport.report($0, $1, command: "replay", format: format) },
             onTime: { timeWarnings.check($0) }
         ) { events in

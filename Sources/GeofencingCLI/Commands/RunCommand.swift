@@ -28,6 +28,11 @@ enum RunCommand {
             repeated for a region the vehicle was already inside, and an exit that happened while the daemon was
             down is reported on the first fix, flagged inferred.
 
+            States ('type' "state"): a region's state is stored for every region, but reported only for regions
+            found inside (at the first fix, and when an outage makes the state of a region the vehicle was inside
+            unknown); a region found outside says nothing until the vehicle enters it. A store of 10^6 regions
+            thus starts with a handful of events, not 10^6.
+
               --store PATH      the SQLite store (regions, states, event outbox)
               --gpsd HOST:PORT  gpsd to read (default localhost:2947)
               --nmea PATH|-     read NMEA 0183 from a serial device (9600 baud), a FIFO or '-' (standard input)
@@ -39,10 +44,10 @@ enum RunCommand {
               --approach T      an approach alarm T seconds ahead on every fence of --fences (stored with them)
               --format F        text (default) or jsonl, on standard output
               --exec CMD        run CMD for each event (not through a shell): the event as JSON on standard input
-                                and in GEOFENCE_SEQ, GEOFENCE_TYPE, GEOFENCE_REGION, GEOFENCE_TIME, GEOFENCE_LAT,
-                                GEOFENCE_LON, GEOFENCE_DISTANCE_M, GEOFENCE_STATE, GEOFENCE_INFERRED,
-                                GEOFENCE_INTERPOLATED, GEOFENCE_MAX_SPEED_KMH, GEOFENCE_OVER_LIMIT_S (overspeed
-                                events); a non-zero exit is retried; what it prints goes to
+                                and in GEOFENCE_SEQ, GEOFENCE_TYPE, GEOFENCE_REGION, GEOFENCE_TIME,
+                                GEOFENCE_CROSSED_AT, GEOFENCE_LAT, GEOFENCE_LON, GEOFENCE_DISTANCE_M, GEOFENCE_STATE,
+                                GEOFENCE_INFERRED, GEOFENCE_INTERPOLATED, GEOFENCE_MAX_SPEED_KMH,
+                                GEOFENCE_OVER_LIMIT_S (overspeed events); a non-zero exit is retried; what it prints goes to
                                 standard error (each line prefixed, escaped; 8192 bytes or 100 lines per event)
               --mqtt URL        publish each event (JSON) with QoS 1 (MQTT 5) to BASE/events under
                                 mqtt://HOST[:PORT]/BASE, or over TLS 1.2+ under mqtts://HOST[:PORT]/BASE (port 8883

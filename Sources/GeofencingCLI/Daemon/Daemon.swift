@@ -96,6 +96,8 @@ final class Daemon: Sendable {
     /// queued (while they make progress, giving up after `drainTimeout` without any), interrupts a delivery still in
     /// progress (an `--exec` command gets SIGTERM, then SIGKILL after `ExecSink.terminationGrace`) and returns.
     func run() async throws {
+        // The first line of the log says what runs: version, commit, traits (as `geofence --version`).
+        Console.error("geofence run: \(Version.logLine)")
         // The whole command line is checked before the store is opened or changed: every sink is made first (the
         // command resolved in PATH, the MQTT URL parsed), then the fence file is read whole, and only then imported.
         let sinks = try makeSinks()
@@ -124,21 +126,17 @@ final class Daemon: Sendable {
             throw error
         }
         defer { lock.release() }  // also keeps the lock alive to the end (a local's lifetime ends at its last use)
-        let stored = try storeCall { try store.regions() }
-        var configuration = MonitorConfiguration()
-        configuration.firstSequence = try storeCall { try store.lastSequence() } + 1
-        // Room for the largest fence set the daemon may be sent while it runs (the capacity is a bound, not memory).
-        configuration.capacity = min(Int(UInt32(1) << 24) - 1,
-                                     max(FenceSetApplier.maximumFences, 2 * stored.count))
+        let storedCount = try storeCall { try store.regionCount() }
+        let configuration = try storeCall { try Self.monitorConfiguration(store: store, regions: storedCount) }
         let monitor = try RegionMonitor(configuration: configuration)
-        for entry in stored { restore(entry, into: monitor) }
-        var monitored = Dictionary(stored.map { ($0.region.identifier, $0.region) }) { _, later in later }
+        // Row by row: the monitor's own records are the only copy of the regions the daemon keeps.
+        try storeCall { try store.forEachRegion { entry in restore(entry, into: monitor) } }
         // The status goes out only through the MQTT sink; its backlog is read through a connection of its own,
         // closed before the daemon's (the defer holds `store` until then).
         if options.mqttURL != nil { statusBoard.attach(storePath: options.storePath) }
         defer { withExtendedLifetime(store) { statusBoard.detach() } }
         let fenceSetVersion = try storeCall { try store.fenceSetVersion() }
-        updateStatus { [count = monitored.count] in
+        updateStatus { [count = monitor.monitoredRegionCount] in
             $0.fences = count
             $0.fenceSetVersion = fenceSetVersion
         }
@@ -149,14 +147,14 @@ final class Daemon: Sendable {
                 receiveFenceSet(payload) { ack in sink.publishAck(ack.json) }
             }
         }
-        if stored.isEmpty { Console.error("geofence run: warning: the store holds no regions (add them with --fences)") }
+        if storedCount == 0 { Console.error("geofence run: warning: the store holds no regions (add them with --fences)") }
 
         let workers = try sinks.map { sink in
             try storeCall { try store.registerSink(sink.name) }
             return DeliveryWorker(sink: sink, storePath: options.storePath)
         }
         for worker in workers { worker.start() }
-        Console.error("geofence run: \(stored.count) regions from \(options.storePath); reading \(options.input)")
+        Console.error("geofence run: \(storedCount) regions from \(options.storePath); reading \(options.input)")
 
         // What the store has not taken yet: the events in order, and the latest state record of each region.
         var pending: [EventRecord] = []
@@ -171,8 +169,8 @@ final class Daemon: Sendable {
         for try await observation in source.erasedObservationStream() {
             reportWarnings?.check()
             if reloadRequested.take() {
-                monitored = reload(from: store, into: monitor, monitored: monitored)
-                updateStatus { [count = monitored.count] in $0.fences = count }
+                reload(from: store, into: monitor)
+                updateStatus { [count = monitor.monitoredRegionCount] in $0.fences = count }
             }
             let outcome = monitor.process(observation)
             updateStatus { status in
@@ -181,7 +179,10 @@ final class Daemon: Sendable {
             }
             timeWarnings.check(monitor.timeStatistics)
             pending += outcome.events.map(EventRecord.init)
-            pendingStates.merge(outcome.changedStates) { _, newer in newer }
+            // Taken whole when nothing waits (a first fix's 10^6 states are not copied into a second dictionary).
+            if pendingStates.isEmpty { pendingStates = outcome.changedStates } else {
+                pendingStates.merge(outcome.changedStates) { _, newer in newer }
+            }
             guard !pending.isEmpty || !pendingStates.isEmpty else { continue }
             do {
                 try store.append(pending, states: pendingStates)
@@ -257,29 +258,46 @@ final class Daemon: Sendable {
     /// Applies the store's regions to the monitor: new and changed ones restored with their stored states, removed
     /// ones stopped. One whose definition the monitor already has is left as it is: its state in the monitor is the
     /// newest (the store's is what the monitor reported, or older when storing it failed), and a large fence set
-    /// that keeps most regions reloads in the time of reading it. `monitored`: the definitions the monitor holds.
-    func reload(
-        from store: GeofenceStore, into monitor: RegionMonitor, monitored: [String: Region]
-    ) -> [String: Region] {
-        guard let stored = try? store.regions() else {
-            Console.error("geofence run: reload: cannot read the store's regions; keeping the current ones")
-            return monitored
+    /// that keeps most regions reloads in the time of reading it. The store is read row by row and compared with
+    /// the monitor's own definitions, so a reload holds no second copy of the regions.
+    func reload(from store: GeofenceStore, into monitor: RegionMonitor) {
+        var inStore = Set<String>()
+        var changed: [StoredRegion] = []
+        do {
+            try store.forEachRegion { entry in
+                inStore.insert(entry.region.identifier)
+                if monitor.monitoredRegion(identifier: entry.region.identifier) != entry.region { changed.append(entry) }
+            }
+        } catch {
+            Console.error("geofence run: reload: cannot read the store's regions (\(error)); keeping the current ones")
+            return
         }
-        var current: [String: Region] = [:]
-        current.reserveCapacity(stored.count)
-        for entry in stored { current[entry.region.identifier] = entry.region }
         var removed = 0
-        for identifier in monitored.keys where current[identifier] == nil {
+        for identifier in monitor.monitoredIdentifiers where !inStore.contains(identifier) {
             monitor.stopMonitoring(identifier: identifier)
             removed += 1
         }
-        var restored = 0
-        for entry in stored where monitored[entry.region.identifier] != entry.region {
-            restore(entry, into: monitor)
-            restored += 1
-        }
-        Console.error("geofence run: reloaded \(stored.count) regions (\(restored) new or changed, \(removed) removed)")
-        return current
+        for entry in changed { restore(entry, into: monitor) }
+        Console.error("geofence run: reloaded \(inStore.count) regions (\(changed.count) new or changed, \(removed) "
+            + "removed)")
+    }
+
+    /// The determinations the daemon reports (and `geofence replay` by default, so that it prints what the daemon
+    /// would): only those of regions found inside. A unit with 10^6 fences would otherwise store and deliver 10^6
+    /// "state outside" events at its first fix, and as many after every outage; consumers learn of a region when
+    /// the vehicle enters it. Every region's state is still stored (`ObservationOutcome.changedStates`), so a
+    /// restart knows "outside" without an event.
+    static let determinations = MonitorConfiguration.DeterminationReporting.insideOnly
+
+    /// The daemon's monitor settings for a store holding `regions` regions (`determinations`, the sequence
+    /// numbers after the store's, room for the largest fence set).
+    static func monitorConfiguration(store: GeofenceStore, regions: Int) throws -> MonitorConfiguration {
+        var configuration = MonitorConfiguration()
+        configuration.determinations = determinations
+        configuration.firstSequence = try store.lastSequence() + 1
+        // Room for the largest fence set the daemon may be sent while it runs (the capacity is a bound, not memory).
+        configuration.capacity = min(Int(UInt32(1) << 24) - 1, max(FenceSetApplier.maximumFences, 2 * regions))
+        return configuration
     }
 
     /// Changes the unit's status; publishes it at once when a part that is published on change changed.

@@ -5,7 +5,8 @@ import GeofencingMap
 import GeofencingStore
 
 /// Replays observations through a fresh `RegionMonitor`: the events, and the track marked inside/outside for the
-/// map. Shared by `replay`, `demo` and `map`, so they all show what the daemon would have reported.
+/// map. Shared by `replay`, `demo` and `map`, so they all show what the daemon would have reported (`replay` with
+/// the daemon's determinations by default; `demo` and `map` with every region's, the library's default).
 struct TrackReplay {
     var events: [EventRecord] = []
     var track: [MapTrackPoint] = []

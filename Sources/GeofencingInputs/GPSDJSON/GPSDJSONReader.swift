@@ -4,10 +4,12 @@ import Geofencing
 /// Reads gpsd JSON logs, the lines `gpspipe -w` writes, into observations: a pure parser fed bytes or lines, like
 /// `NMEAReader`.
 ///
-/// Only TPV reports are used: mode 2 or 3 with a position is a fix, mode 0 or 1 no fix; a TPV without a time is
-/// skipped (gpsd cannot date a GGA before it has seen a date). gpsd sends several TPVs per epoch, each a fuller
-/// merge of the epoch's sentences, so consecutive TPVs with the same time become one observation, from the last of
-/// them. An observation is therefore complete when a TPV with another time arrives, or at `finish()`.
+/// TPV reports make the observations: mode 2 or 3 with a position is a fix, mode 0 or 1 no fix; a TPV without a
+/// time is skipped (gpsd cannot date a GGA before it has seen a date). gpsd sends several TPVs per epoch, each a
+/// fuller merge of the epoch's sentences, so consecutive TPVs with the same time become one observation, from the
+/// last of them. An observation is therefore complete when a TPV with another time arrives, or at `finish()`.
+/// A GST report with the epoch's time, before or after its TPVs, gives the fix its accuracy, as `GPSDSource` does
+/// live (the model of `HorizontalAccuracyEstimate`).
 /// Text before the first `{` of a line is ignored (`gpspipe -u` puts a timestamp there). Reports from several
 /// devices are read as one stream.
 ///
@@ -25,6 +27,8 @@ public struct GPSDJSONReader: Sendable {
     private static let maximumReportLength = 1 << 20                // a SKY report with 100 satellites is ~10 KB
     private var splitter = LineSplitter(maximumLength: maximumReportLength)
     private var pending: Observation?
+    /// The accuracy from the latest GST report, with its time.
+    private var epochGST: (time: Date, accuracy: Double)?
     /// A report begun on an earlier line and still open.
     private var openReport: (bytes: [UInt8], line: Int, nesting: GPSDJSONNesting)?
 
@@ -110,19 +114,36 @@ public struct GPSDJSONReader: Sendable {
         } catch {
             return bad("not a gpsd report: \(Self.describe(error))", line: line)
         }
+        if report.reportClass == "GST" { accept(gst: report) }
         guard report.reportClass == "TPV" else {
             statistics.otherReports += 1
             return []
         }
-        guard let observation = report.observation else {
+        guard var observation = report.observation else {
             statistics.unusableReports += 1
             return []
         }
         statistics.usedReports += 1
+        if let epochGST, epochGST.time == observation.time { observation = Self.with(epochGST.accuracy, observation) }
         defer { pending = observation }
         guard let previous = pending, previous.time != observation.time else { return [] }
         count(previous)
         return [previous]
+    }
+
+    /// Keeps a GST's accuracy for its epoch and gives it to the epoch's fix if that came first.
+    private mutating func accept(gst report: GPSDReport) {
+        guard let time = report.time, let latitude = report.lat, let longitude = report.lon,
+              let accuracy = HorizontalAccuracyEstimate.fromSigmas(latitude: latitude, longitude: longitude)
+        else { return }
+        epochGST = (time, accuracy)
+        if let pending, pending.time == time { self.pending = Self.with(accuracy, pending) }
+    }
+
+    private static func with(_ accuracy: Double, _ observation: Observation) -> Observation {
+        guard case .fix(var fix) = observation else { return observation }
+        fix.horizontalAccuracy = accuracy
+        return .fix(fix)
     }
 
     private mutating func count(_ observation: Observation) {

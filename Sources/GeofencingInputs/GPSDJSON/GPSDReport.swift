@@ -11,6 +11,7 @@ struct GPSDReport: Decodable {
     var mode: Int?
     /// ISO 8601 text (gpsd protocol 3.10 and later) or seconds since 1970 (older protocols).
     var time: Date?
+    /// Degrees for a TPV; for a GST, the standard deviations of the latitude and longitude errors in metres.
     var lat: Double?
     var lon: Double?
     var eph: Double?
@@ -68,7 +69,9 @@ struct GPSDReport: Decodable {
         guard let mode, mode >= 2 else { return .noFix(time) }
         guard let lat, let lon, case let coordinate = Coordinate(latitude: lat, longitude: lon), coordinate.isValid
         else { return nil }
-        let accuracy = eph ?? epx.flatMap { x in epy.flatMap { y in HorizontalAccuracyEstimate.fromAxisErrors95(x: x, y: y) } }
+        // The epoch's GST, when it has one, replaces this (GPSDJSONReader); negative errors count as absent.
+        let accuracy = eph.flatMap { $0 >= 0 ? $0 : nil }
+            ?? epx.flatMap { x in epy.flatMap { y in HorizontalAccuracyEstimate.fromAxisErrors95(x: x, y: y) } }
         return .fix(Fix(
             coordinate: coordinate, timestamp: time, horizontalAccuracy: accuracy,
             speed: speed, course: track, altitude: altMSL ?? alt))

@@ -3,7 +3,8 @@ extension NMEAReport {
     /// differential data, station`.
     ///
     /// Quality 0 (or empty) is no fix; every other quality is a position, including 6 (dead reckoning), which is
-    /// still the best guess of where the vehicle is. Qualities 2 (DGPS), 4 and 5 (RTK) mark differential fixes.
+    /// still the best guess of where the vehicle is. Only quality 2 (DGPS, SBAS) is differential for the accuracy
+    /// model: gpsd 3.22 gives RTK fixes (4 and 5) the same HDOP factor as plain ones (see `HorizontalAccuracyEstimate`).
     static func gga(_ sentence: NMEASentence) throws(NMEAFieldError) -> NMEAReport {
         var report = NMEAReport()
         report.timeOfDay = try sentence.timeOfDay(1)
@@ -18,7 +19,7 @@ extension NMEAReport {
         }
         guard let coordinate else { throw NMEAFieldError("quality \(quality) (a fix) without a position") }
         report.position = .valid(coordinate)
-        report.differential = [2, 4, 5].contains(quality)
+        report.differential = quality == 2
         report.hdop = try sentence.decimal(8, "HDOP")
         if sentence[field: 10].isEmpty || sentence[field: 10] == "M" {
             report.altitude = try sentence.decimal(9, "altitude")

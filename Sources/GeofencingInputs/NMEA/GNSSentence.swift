@@ -2,7 +2,8 @@ extension NMEAReport {
     /// GNS, multi-constellation fix data: `time, lat, N/S, lon, E/W, mode (one letter per constellation),
     /// satellites, HDOP, altitude, geoid separation, age, station[, navigational status]`.
     ///
-    /// A fix when any constellation's mode letter is not N (no fix); differential when any is D, P, R or F.
+    /// A fix when any constellation's mode letter is not N (no fix); differential when any is D, as gpsd 3.22 counts
+    /// it (R and F, RTK, get the plain HDOP factor there; see `HorizontalAccuracyEstimate`).
     static func gns(_ sentence: NMEASentence) throws(NMEAFieldError) -> NMEAReport {
         var report = NMEAReport()
         report.timeOfDay = try sentence.timeOfDay(1)
@@ -17,7 +18,7 @@ extension NMEAReport {
         }
         guard let coordinate else { throw NMEAFieldError("mode \(modes) (a fix) without a position") }
         report.position = .valid(coordinate)
-        report.differential = modes.contains(where: { "DPRF".contains($0) })
+        report.differential = modes.contains("D")
         report.hdop = try sentence.decimal(8, "HDOP")
         report.altitude = try sentence.decimal(9, "altitude")
         return report

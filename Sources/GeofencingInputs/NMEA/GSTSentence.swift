@@ -1,3 +1,5 @@
+import Geofencing
+
 extension NMEAReport {
     /// GST, pseudorange error statistics: `time, RMS, semi-major σ, semi-minor σ, orientation, latitude σ,
     /// longitude σ, altitude σ` (metres). Gives the epoch's accuracy (see `HorizontalAccuracyEstimate.fromSigmas`);

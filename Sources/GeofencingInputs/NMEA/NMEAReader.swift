@@ -11,14 +11,15 @@ import GeofencingEvents
 /// observations += reader.finish()
 /// ```
 ///
-/// - Sentences: RMC, GGA, GNS, GLL (position and fix status), GST (accuracy), VTG (speed and course) and ZDA (date),
+/// - Sentences: RMC, GGA, GNS, GLL (position and fix status), GST and GSA (accuracy), VTG (speed and course) and ZDA (date),
 ///   from the talkers in `NMEAReaderConfiguration.talkers`, with a valid checksum.
 /// - Epochs: sentences with the same time of day (VTG, which has none, joins the epoch before it) form one epoch
 ///   and one observation. It is a fix when any of its sentences reports a valid position (RMC/GLL status A, GGA
 ///   quality above 0, GNS mode other than N), otherwise no fix. Position, speed, course and altitude come from the
 ///   last sentence that has them, as in gpsd. `horizontalAccuracy` is the 95 % radius from GST's latitude and
-///   longitude sigmas when the epoch has a GST, else HDOP × 19 m (4.75 m for differential fixes) as gpsd computes
-///   its `eph`, else nil (see `HorizontalAccuracyEstimate`). An epoch is complete when a sentence with another
+///   longitude sigmas when the epoch has a GST, else gpsd's `eph`: HDOP × 19 m (4.75 m for DGPS fixes) with the
+///   latest HDOP known at the epoch's first sentence with a valid position, else nil: the model
+///   `HorizontalAccuracyEstimate` describes, which `GPSDSource` follows too. An epoch is complete when a sentence with another
 ///   time of day arrives, so a live stream's observations lag by one epoch.
 /// - Dates: an epoch with an RMC or ZDA uses its date; RMC's two-digit year gets `century` (2000), as gpsd 3.22
 ///   does, not a pivot year. Undated epochs follow the last date, moving to the next day when the time of day
@@ -43,6 +44,8 @@ public struct NMEAReader: Sendable {
     private var held: [NMEAEpoch] = []
     private var datedFromReference = false
     private let referenceDay: Int
+    /// The latest HDOP of any sentence (GGA, GNS, GSA), across epochs as in gpsd.
+    private var hdopInForce: Double?
 
     public init(source: String = "NMEA", configuration: NMEAReaderConfiguration = NMEAReaderConfiguration()) {
         self.source = source
@@ -128,6 +131,7 @@ public struct NMEAReader: Sendable {
     }
 
     private mutating func accept(_ report: NMEAReport, into output: inout [Observation]) {
+        hdopInForce = report.hdop ?? hdopInForce
         if let timeOfDay = report.timeOfDay {
             if let epoch = current, epoch.timeOfDay != timeOfDay {
                 complete(epoch, into: &output)
@@ -138,7 +142,7 @@ public struct NMEAReader: Sendable {
             statistics.untimedSentences += 1
             return
         }
-        current?.merge(report)
+        current?.merge(report, hdopInForce: hdopInForce)
         statistics.usedSentences += 1
     }
 

@@ -16,8 +16,10 @@ struct NMEAReport: Equatable {
     var speed: Double?
     /// Degrees clockwise from true north.
     var course: Double?
+    /// Horizontal dilution of precision (GGA, GNS, GSA).
     var hdop: Double?
-    /// The position used differential corrections (DGPS, SBAS, RTK): HDOP then maps to a smaller error.
+    /// The position is differential as gpsd 3.22 counts it (GGA quality 2, RMC or GLL mode D, a GNS mode D): HDOP
+    /// then maps to a smaller error. RTK fixes are not, as in gpsd (see `HorizontalAccuracyEstimate`).
     var differential = false
     /// 95 % horizontal error radius in metres from the receiver's own error statistics (GST).
     var measuredAccuracy: Double?

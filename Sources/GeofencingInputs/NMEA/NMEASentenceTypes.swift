@@ -1,6 +1,6 @@
 /// Which sentences the reader understands and from which talkers.
 extension NMEAReport {
-    /// Decodes a sentence of a supported type; nil for any other type (GSA, GSV, TXT, depth, wind, ...).
+    /// Decodes a sentence of a supported type; nil for any other type (GSV, TXT, depth, wind, ...).
     static func decode(_ sentence: NMEASentence) throws(NMEAFieldError) -> NMEAReport? {
         switch sentence.type {
         case "RMC": try rmc(sentence)
@@ -8,6 +8,7 @@ extension NMEAReport {
         case "GNS": try gns(sentence)
         case "GLL": try gll(sentence)
         case "GST": try gst(sentence)
+        case "GSA": try gsa(sentence)
         case "VTG": try vtg(sentence)
         case "ZDA": try zda(sentence)
         default: nil

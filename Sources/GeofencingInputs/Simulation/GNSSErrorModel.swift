@@ -1,3 +1,5 @@
+import Geofencing
+
 // What the simulated receiver gets wrong, and what it says about it.
 
 /// The simulated receiver's position error, per horizontal axis (east and north independently):

@@ -17,8 +17,8 @@ struct FixComparison {
     var missing: [Fix] = []
     /// gpsd fixes with the same time as an earlier gpsd fix (the later one is compared).
     var repeatedTimes = 0
-    /// Differences in an epoch both report: position (1e-7°), speed, course, altitude (1e-3; gpsd's JSON keeps 3
-    /// or 4 decimals).
+    /// Differences in an epoch both report: position (1e-7°), speed, course, altitude and horizontal accuracy
+    /// (1e-3; gpsd's JSON keeps 3 or 4 decimals).
     var mismatches: [String] = []
     /// Largest |gpsd − reader| of the horizontal accuracy, where both have one.
     var accuracyDifferences: [Double] = []
@@ -55,6 +55,7 @@ struct FixComparison {
         for (name, a, b) in [
             ("speed", gpsd.speed, reader.speed), ("course", gpsd.course, reader.course),
             ("altitude", gpsd.altitude, reader.altitude),
+            ("accuracy", gpsd.horizontalAccuracy, reader.horizontalAccuracy),
         ] {
             switch (a, b) {
             case (nil, nil): break
