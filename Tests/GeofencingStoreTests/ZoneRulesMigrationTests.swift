@@ -68,9 +68,10 @@ struct ZoneRulesMigrationTests {
         do {
             let store = try GeofenceStore(path: path)
             _ = try store.upsertRegions([Fixture.region("depot")])
+            // Registered first: a new sink starts at the newest event.
+            try store.registerSink("jsonl")
             try store.append([Fixture.event(1, .state, "depot", state: .outside), Self.crossingEnter],
                              states: ["depot": Fixture.inside(since: 0)])
-            try store.registerSink("jsonl")
             try store.markDelivered(sink: "jsonl", through: 1)
         }
         try run(SQLiteShell.executable, [path, undoZoneRules])
