@@ -13,6 +13,9 @@ set -euo pipefail
 # libjs-leaflet: the map's Leaflet, compiled into the binary (Plugins/LeafletEmbedding).
 PACKAGES=(gcc libc6-dev pkg-config libgps-dev libsqlite3-dev libmosquitto-dev libgeos-dev libboost-dev libs2-dev
           libstdc++-12-dev libjs-leaflet)
+# tzdata: the IANA zones a region's schedule names (Foundation's TimeZone reads the system's zoneinfo), at run
+# time and in the schedule tests.
+PACKAGES+=(tzdata)
 
 if [ "${1:-}" = "--test" ]; then
     # gpsd + gpsd-clients: gpsfake, gpspipe and gpsdecode; sqlite3: the store's crash and lock tests; mosquitto:

@@ -7,8 +7,9 @@ import Geofencing
 /// `"lon":153.0912345,"distance_m":-3.2,"state":"inside","inferred":false,"interpolated":false,`
 /// `"crossed_at":"2008-03-03T22:25:11.417Z"}`
 /// and the reading of such a line back into the record (`geofence map --events`). `crossed_at`, the estimated
-/// crossing of the boundary (`EventRecord.crossedAt`), comes last and only when the event has one (enters and
-/// exits): absent, not null, for the other kinds.
+/// crossing of the boundary (`EventRecord.crossedAt`), comes after them and only when the event has one (enters and
+/// exits): absent, not null, for the other kinds. Overspeed events add `"max_speed_kmh":62.4,"over_limit_s":7`
+/// instead (km/h and seconds with 1 decimal, trailing zeros removed; the speed is kept in m/s in the record).
 extension EventRecord {
     /// One line of JSON (no newline). Coordinates with 7 decimals (the core's 1e-7 degree), distances in metres
     /// with 2 decimals (the core's band is at least 2 cm), time in whole seconds unless the fix had a fraction
@@ -20,6 +21,8 @@ extension EventRecord {
         line += ",\"distance_m\":" + (distance.map { JSONText.fixed($0, decimals: 2) } ?? "null")
         line += ",\"state\":\"\(state.rawValue)\",\"inferred\":\(inferred),\"interpolated\":\(interpolated)"
         if let crossedAt { line += ",\"crossed_at\":\"\(ISO8601Time.format(crossedAt))\"" }
+        if let maximumSpeed { line += ",\"max_speed_kmh\":" + JSONText.fixed(maximumSpeed * 3.6, decimals: 1) }
+        if let overLimitDuration { line += ",\"over_limit_s\":" + JSONText.fixed(overLimitDuration, decimals: 1) }
         return line + "}"
     }
 
@@ -66,12 +69,15 @@ extension EventRecord {
             crossedAt = crossing
         }
         let sequence = try field("seq", NSNumber.self)
-        return EventRecord(
+        var record = EventRecord(
             sequence: sequence.uint64Value, kind: kind, region: try field("region", String.self), time: time,
             latitude: try field("lat", NSNumber.self).doubleValue,
             longitude: try field("lon", NSNumber.self).doubleValue,
             distance: (object["distance_m"] as? NSNumber)?.doubleValue, state: state,
             inferred: (object["inferred"] as? Bool) ?? false, interpolated: (object["interpolated"] as? Bool) ?? false,
             crossedAt: crossedAt)
+        record.maximumSpeed = (object["max_speed_kmh"] as? NSNumber).map { $0.doubleValue / 3.6 }
+        record.overLimitDuration = (object["over_limit_s"] as? NSNumber)?.doubleValue
+        return record
     }
 }

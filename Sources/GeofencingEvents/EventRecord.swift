@@ -6,9 +6,10 @@ import Geofencing
 /// Its JSON Lines form, `jsonLine`, and the reading back of it, `init(jsonLine:)`, are in EventRecord+JSONLine.swift.
 public struct EventRecord: Sendable, Hashable, Codable {
     /// The wire names of the event kinds. `state` is a `RegionEvent.Kind.determined`; `approach` is reserved for
-    /// approach alarms.
+    /// approach alarms; `overspeed_end` is `RegionEvent.Kind.overspeedEnd`.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        case enter, exit, dwell, approach, state
+        case enter, exit, dwell, approach, state, overspeed
+        case overspeedEnd = "overspeed_end"
     }
 
     /// The monitor's sequence number: consecutive, without gaps, across restarts of the daemon.
@@ -30,6 +31,10 @@ public struct EventRecord: Sendable, Hashable, Codable {
     /// Estimated GNSS time the vehicle crossed the boundary (`RegionEvent.crossedAt`): enters and exits; nil for
     /// the other kinds and when no crossing was seen.
     public var crossedAt: Date?
+    /// overspeed, overspeed_end: the episode's highest speed in m/s; nil for the other kinds.
+    public var maximumSpeed: Double? = nil
+    /// overspeed, overspeed_end: seconds over the limit (`RegionEvent.overLimitDuration`); nil for the other kinds.
+    public var overLimitDuration: Double? = nil
 
     public init(
         sequence: UInt64, kind: Kind, region: String, time: Date, latitude: Double, longitude: Double,
@@ -57,10 +62,14 @@ public struct EventRecord: Sendable, Hashable, Codable {
         case .dwell: kind = .dwell
         case .approach: kind = .approach
         case .determined: kind = .state
+        case .overspeed: kind = .overspeed
+        case .overspeedEnd: kind = .overspeedEnd
         }
         self.init(
             sequence: event.sequence, kind: kind, region: event.regionIdentifier, time: event.time,
             latitude: event.coordinate.latitude, longitude: event.coordinate.longitude, distance: event.distance,
             state: event.state, inferred: event.inferred, interpolated: event.interpolated, crossedAt: event.crossedAt)
+        maximumSpeed = event.maximumSpeed
+        overLimitDuration = event.overLimitDuration
     }
 }

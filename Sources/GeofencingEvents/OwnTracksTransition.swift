@@ -23,13 +23,13 @@ import Foundation
 ///   interpolated event has no fix of its own). Home Assistant then keeps its zone's position for an enter and the
 ///   last reported one for a leave; the Recorder stores the message as it is.
 public enum OwnTracksTransition {
-    /// The message for `event`, or nil when its kind has no transition form (dwell, approach, state).
+    /// The message for `event`, or nil when its kind has no transition form (dwell, approach, state, the overspeed kinds).
     public static func json(for event: EventRecord, trackerID: String) -> String? {
         let transition: String
         switch event.kind {
         case .enter: transition = "enter"
         case .exit: transition = "leave"
-        case .dwell, .approach, .state: return nil
+        case .dwell, .approach, .state, .overspeed, .overspeedEnd: return nil
         }
         let region = JSONText.quoted(event.region)
         let seconds = Int64((event.crossedAt ?? event.time).timeIntervalSince1970.rounded(.down))

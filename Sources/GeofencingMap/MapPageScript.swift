@@ -154,6 +154,7 @@ enum MapPageScript {
     const SHAPES = {
       enter: "M0,-7L6,4H-6Z", exit: "M0,7L6,-4H-6Z", dwell: "M-5,-5H5V5H-5Z",
       approach: "M0,-7L6,0L0,7L-6,0Z", state: "M-5,0A5,5 0 1,0 5,0A5,5 0 1,0 -5,0Z",
+      overspeed: "M-6,-3L0,-7L6,-3L6,3L0,7L-6,3Z", overspeed_end: "M-6,-2H6V2H-6Z",
     };
     const kindOf = type => Object.prototype.hasOwnProperty.call(SHAPES, type) ? type : "state";
     // What an event's tooltip says: the one place to add a field of the event.

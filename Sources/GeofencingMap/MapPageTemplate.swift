@@ -119,6 +119,7 @@ enum MapPageTemplate {
     static let markerShapes: [EventRecord.Kind: String] = [
         .enter: "M0,-7L6,4H-6Z", .exit: "M0,7L6,-4H-6Z", .dwell: "M-5,-5H5V5H-5Z",
         .approach: "M0,-7L6,0L0,7L-6,0Z", .state: "M-5,0A5,5 0 1,0 5,0A5,5 0 1,0 -5,0Z",
+        .overspeed: "M-6,-3L0,-7L6,-3L6,3L0,7L-6,3Z", .overspeedEnd: "M-6,-2H6V2H-6Z",
     ]
 
     private static var legend: String {
@@ -139,6 +140,7 @@ enum MapPageTemplate {
             """
         let descriptions: [EventRecord.Kind: String] = [
             .enter: "enter", .exit: "exit", .dwell: "dwell", .approach: "approach", .state: "state determined",
+            .overspeed: "over the speed limit", .overspeedEnd: "overspeed ended",
         ]
         for kind in EventRecord.Kind.allCases {
             rows += "<div class=\"row\"><svg width=\"28\" height=\"16\"><g class=\"event event-\(kind.rawValue)\" "

@@ -44,6 +44,8 @@ public enum MapPalette {
         case .dwell: Color(red: 0xb1, green: 0x59, blue: 0x28)
         case .approach: Color(red: 0xe7, green: 0x29, blue: 0x8a)
         case .state: Color(red: 0x52, green: 0x52, blue: 0x52)
+        case .overspeed: Color(red: 0xe3, green: 0x1a, blue: 0x1c)
+        case .overspeedEnd: Color(red: 0x1f, green: 0x78, blue: 0xb4)
         }
     }
 }

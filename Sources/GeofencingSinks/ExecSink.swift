@@ -184,6 +184,7 @@ public final class ExecSink: EventSink, Sendable {
     public static let variableNames = [
         "GEOFENCE_SEQ", "GEOFENCE_TYPE", "GEOFENCE_REGION", "GEOFENCE_TIME", "GEOFENCE_CROSSED_AT", "GEOFENCE_LAT",
         "GEOFENCE_LON", "GEOFENCE_DISTANCE_M", "GEOFENCE_STATE", "GEOFENCE_INFERRED", "GEOFENCE_INTERPOLATED",
+        "GEOFENCE_MAX_SPEED_KMH", "GEOFENCE_OVER_LIMIT_S",
     ]
 
     /// The event as environment variables, with the values of the JSON line: GEOFENCE_SEQ ("17"), GEOFENCE_TYPE
@@ -194,7 +195,8 @@ public final class ExecSink: EventSink, Sendable {
     /// empty when the event has none: every kind but enter and exit), GEOFENCE_LAT and GEOFENCE_LON (degrees, 7
     /// decimals), GEOFENCE_DISTANCE_M (metres, negative inside; empty when the event has no distance),
     /// GEOFENCE_STATE ("inside", "outside", "unknown"), GEOFENCE_INFERRED and GEOFENCE_INTERPOLATED ("true" or
-    /// "false").
+    /// "false"), GEOFENCE_MAX_SPEED_KMH and GEOFENCE_OVER_LIMIT_S (the overspeed kinds' max_speed_kmh and
+    /// over_limit_s; empty for the other kinds).
     public static func environment(for event: EventRecord) -> [(name: String, value: String)] {
         let values = [
             String(event.sequence), event.kind.rawValue, regionVariable(event.region), ISO8601Time.format(event.time),
@@ -202,6 +204,8 @@ public final class ExecSink: EventSink, Sendable {
             JSONText.fixed(event.latitude, decimals: 7), JSONText.fixed(event.longitude, decimals: 7),
             event.distance.map { JSONText.fixed($0, decimals: 2) } ?? "", event.state.rawValue,
             String(event.inferred), String(event.interpolated),
+            event.maximumSpeed.map { JSONText.fixed($0 * 3.6, decimals: 1) } ?? "",
+            event.overLimitDuration.map { JSONText.fixed($0, decimals: 1) } ?? "",
         ]
         return Array(zip(variableNames, values)).map { (name: $0.0, value: $0.1) }
     }

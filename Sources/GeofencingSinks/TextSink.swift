@@ -7,7 +7,8 @@ import GeofencingEvents
 ///     2008-03-03T22:40:02Z  #19 state unknown  depot  no distance  (-27.58, 153.1)
 ///
 /// GNSS time, sequence number, kind (for a `state` event with the state it found), region identifier, signed distance
-/// to the boundary (negative inside), position, then the flags "inferred" and "interpolated" when set. The identifier
+/// to the boundary (negative inside), position, then the flags "inferred" and "interpolated" when set, and for the
+/// overspeed kinds "max 62.4 km/h for 7 s" (the highest speed and the time over the limit). The identifier
 /// is printed safely (`PrintableText.escaped`): it cannot move the cursor, clear the screen or fake a second line.
 /// Writing is as in `JSONLinesSink` (lines buffered until `flush`, complete writes, no fsync; the descriptor stays
 /// the caller's).
@@ -43,6 +44,8 @@ public final class TextSink: EventSink, Sendable {
         line += "  \(distance)  (\(latitude), \(longitude))"
         if event.inferred { line += " inferred" }
         if event.interpolated { line += " interpolated" }
+        if let speed = event.maximumSpeed { line += "  max \(JSONText.fixed(speed * 3.6, decimals: 1)) km/h" }
+        if let over = event.overLimitDuration { line += " for \(JSONText.fixed(over, decimals: 1)) s" }
         return line
     }
 

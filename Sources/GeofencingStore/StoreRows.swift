@@ -7,7 +7,7 @@ import GeofencingEvents
 enum StoreRows {
     // MARK: Regions
 
-    /// Binds ?1 ... ?13 of `StoreSQL.insertRegion` / `updateRegionDefinition`; the shape's columns as
+    /// Binds ?1 ... ?17 of `StoreSQL.insertRegion` / `updateRegionDefinition`; the shape's columns as
     /// `StoreSQL.regionsTable` documents them.
     static func bindDefinition(_ region: Region, to statement: Statement) throws(StoreError) {
         try statement.bind(1, region.identifier)
@@ -34,6 +34,10 @@ enum StoreRows {
         try statement.bind(9, region.sourceDatum.rawValue)
         try statement.bind(10, region.approach?.leadTime)
         try statement.bind(11, region.approach?.maximumDistance)
+        try statement.bind(14, region.speedLimit?.limitKilometresPerHour)
+        try statement.bind(15, region.speedLimit?.toleranceKilometresPerHour)
+        try statement.bind(16, region.speedLimit?.duration)
+        if let schedule = region.schedule { try statement.bind(17, schedule.text) } else { try statement.bind(17, nil as Double?) }
     }
 
     /// Why the store cannot keep `region`, or nil. SQLite would store a NaN as NULL (so the region would come back
@@ -69,6 +73,11 @@ enum StoreRows {
                 return "region \(name): approach distance \(distance) m is not > 0"
             }
         }
+        if let speedLimit = region.speedLimit, let problem = speedLimit.problem {
+            // The columns' CHECKs would refuse some of these with a message that names no region.
+            return "region \(name): \(problem)"
+        }
+        if let problem = region.schedule?.problem { return "region \(name): schedule: \(problem)" }
         return nil
     }
 
@@ -82,7 +91,7 @@ enum StoreRows {
         return nil
     }
 
-    /// Reads a row of `StoreSQL.selectRegions` / `selectRegion` (columns 0 ... 16).
+    /// Reads a row of `StoreSQL.selectRegions` / `selectRegion` (columns 0 ... 20).
     static func region(_ row: Statement, path: String) throws(StoreError) -> StoredRegion {
         let identifier = row.text(0)
         let place = "regions row \(JSONText.quoted(identifier))"
@@ -99,6 +108,19 @@ enum StoreRows {
             definition.approach = ApproachAlarm(leadTime: leadTime, maximumDistance: row.double(14))
         } else if row.double(14) != nil {
             throw .corrupt(path: path, detail: "\(place) has approach_distance without approach_seconds")
+        }
+        if let limit = row.double(17) {
+            definition.speedLimit = SpeedLimit(
+                kilometresPerHour: limit,
+                toleranceKilometresPerHour: row.double(18) ?? SpeedLimit.defaultToleranceKilometresPerHour,
+                duration: row.double(19) ?? SpeedLimit.defaultDuration)
+        }
+        if !row.isNull(20) {
+            do {
+                definition.schedule = try Schedule(parsing: row.text(20))
+            } catch {
+                throw .corrupt(path: path, detail: "\(place) schedule: \(error.message)")
+            }
         }
         let stateRecord = RegionStateRecord(
             state: try state(row.text(8), path: path, where: place + " state"),
@@ -180,6 +202,8 @@ enum StoreRows {
         if event.longitude.isNaN { return "\(name): longitude is not a number" }
         if event.distance?.isNaN == true { return "\(name): distance is not a number" }
         if event.crossedAt?.timeIntervalSinceReferenceDate.isNaN == true { return "\(name): crossed_at is not a number" }
+        if event.maximumSpeed?.isNaN == true { return "\(name): maximum speed is not a number" }
+        if event.overLimitDuration?.isNaN == true { return "\(name): time over the limit is not a number" }
         return nil
     }
 
@@ -196,9 +220,11 @@ enum StoreRows {
         try statement.bind(9, event.inferred)
         try statement.bind(10, event.interpolated)
         try statement.bind(11, event.crossedAt?.timeIntervalSinceReferenceDate)
+        try statement.bind(12, event.maximumSpeed)
+        try statement.bind(13, event.overLimitDuration)
     }
 
-    /// Reads a row of `StoreSQL.selectEventsAfter` (columns 0 ... 10).
+    /// Reads a row of `StoreSQL.selectEventsAfter` (columns 0 ... 12).
     static func event(_ row: Statement, path: String) throws(StoreError) -> EventRecord {
         let sequence = row.int64(0)
         let place = "events row \(sequence)"
@@ -206,13 +232,16 @@ enum StoreRows {
         guard sequence > 0, let kind = EventRecord.Kind(rawValue: kindText) else {
             throw .corrupt(path: path, detail: "\(place): kind \(JSONText.quoted(kindText)) or sequence invalid")
         }
-        return EventRecord(
+        var record = EventRecord(
             sequence: UInt64(sequence), kind: kind, region: row.text(2),
             time: Date(timeIntervalSinceReferenceDate: row.double(3) ?? .nan),
             latitude: row.double(4) ?? .nan, longitude: row.double(5) ?? .nan, distance: row.double(6),
             state: try state(row.text(7), path: path, where: place + " state"),
             inferred: row.int64(8) != 0, interpolated: row.int64(9) != 0,
             crossedAt: row.double(10).map { Date(timeIntervalSinceReferenceDate: $0) })
+        record.maximumSpeed = row.double(11)
+        record.overLimitDuration = row.double(12)
+        return record
     }
 
     // MARK: Values

@@ -17,14 +17,15 @@ enum StoreSQL {
     /// `PRAGMA application_id` of a geofence store: "GeoF" in ASCII. Tells our file from other SQLite files.
     static let applicationID: Int32 = 0x4765_6F46
     /// `PRAGMA user_version`: the schema version this build writes and reads. Bump it with a migration.
-    static let schemaVersion: Int32 = 5
+    static let schemaVersion: Int32 = 6
     /// The `meta` key of the highest sequence number ever appended (kept when events are pruned).
     static let lastSequenceKey = "last_sequence"
 
-    /// The current version (5). Run in one write transaction, with the two pragmas that mark the file as ours.
+    /// The current version (6). Run in one write transaction, with the two pragmas that mark the file as ours.
     /// Version 1 lacked the columns regions.source_datum, approach_seconds and approach_distance; version 2 had
     /// circles only (no regions.shape and geometry, radius NOT NULL); version 3 lacked the fence_set table;
-    /// version 4 lacked events.crossed_at.
+    /// version 4 lacked events.crossed_at; version 5 lacked the zone rules (regions.speed_limit_kmh,
+    /// speed_tolerance_kmh, speed_duration_s, schedule; the overspeed kinds and events.max_speed, over_limit).
     /// `migrations` upgrades an older file.
     static let createSchema = SQLStatement(
         name: "create schema",
@@ -34,23 +35,11 @@ enum StoreSQL {
                 value INTEGER NOT NULL
             ) STRICT, WITHOUT ROWID;
 
-            \(regionsTable("regions"));
+            \(regionsTable("regions", zoneRules: false));
+            \(zoneRulesMigration(to: 6).prefix(4).map(\.text).joined(separator: ";\n"));
 
             -- The outbox. No foreign key to regions: an event outlives the region it concerns.
-            CREATE TABLE events (
-                sequence     INTEGER PRIMARY KEY CHECK (sequence > 0),
-                kind         TEXT NOT NULL CHECK (kind IN ('enter', 'exit', 'dwell', 'approach', 'state')),
-                region       TEXT NOT NULL,
-                time         REAL NOT NULL,           -- GNSS time, seconds since 2001 (bit-exact Date)
-                time_unix    REAL GENERATED ALWAYS AS (time + 978307200.0) VIRTUAL,
-                latitude     REAL NOT NULL,
-                longitude    REAL NOT NULL,
-                distance     REAL,                    -- metres, negative inside; NULL when the state is unknown
-                state        TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
-                inferred     INTEGER NOT NULL CHECK (inferred IN (0, 1)),
-                interpolated INTEGER NOT NULL CHECK (interpolated IN (0, 1)),
-                \(crossedAtColumn)                     -- estimated boundary crossing, seconds since 2001; NULL: none
-            ) STRICT;
+            \(eventsTable("events"));
 
             -- Delivery cursors: each sink has delivered every event with sequence <= cursor.
             CREATE TABLE sinks (
@@ -79,7 +68,10 @@ enum StoreSQL {
     ///
     /// The state columns hold the region's `RegionStateRecord` as the monitor last reported it: state, known_state
     /// (its `lastKnownState`), inside_since, dwell_reported.
-    static func regionsTable(_ name: String) -> String {
+    /// `zoneRules: false` leaves out version 6's columns: the table as the migration from version 2 to 3 builds it
+    /// (the step from 5 to 6 adds them; a new file adds them with the same statements, so that its DDL is the
+    /// upgraded file's).
+    static func regionsTable(_ name: String, zoneRules: Bool = true) -> String {
         """
         CREATE TABLE \(name) (
             position        INTEGER PRIMARY KEY,  -- insertion order; a replaced region keeps its place
@@ -99,9 +91,34 @@ enum StoreSQL {
             dwell_reported  INTEGER NOT NULL CHECK (dwell_reported IN (0, 1)),
             \(sourceDatumColumn),
             \(approachSecondsColumn),
-            \(approachDistanceColumn),
+            \(approachDistanceColumn),\(zoneRules ? zoneRulesColumns : "")
             CHECK ((radius IS NULL) = (shape = 'polygon')),
             CHECK ((geometry IS NULL) = (shape = 'circle'))
+        ) STRICT
+        """
+    }
+
+    /// The outbox table of version 6, named `name` (the migration from version 5 builds it beside the old one: the
+    /// CHECK of `kind` gained the overspeed kinds, which SQLite cannot change in place). `crossed_at` is version 5's
+    /// column, kept by the rebuild.
+    static func eventsTable(_ name: String) -> String {
+        """
+        CREATE TABLE \(name) (
+            sequence     INTEGER PRIMARY KEY CHECK (sequence > 0),
+            kind         TEXT NOT NULL CHECK (kind IN ('enter', 'exit', 'dwell', 'approach', 'state', 'overspeed',
+                'overspeed_end')),
+            region       TEXT NOT NULL,
+            time         REAL NOT NULL,           -- GNSS time, seconds since 2001 (bit-exact Date)
+            time_unix    REAL GENERATED ALWAYS AS (time + 978307200.0) VIRTUAL,
+            latitude     REAL NOT NULL,
+            longitude    REAL NOT NULL,
+            distance     REAL,                    -- metres, negative inside; NULL when the state is unknown
+            state        TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
+            inferred     INTEGER NOT NULL CHECK (inferred IN (0, 1)),
+            interpolated INTEGER NOT NULL CHECK (interpolated IN (0, 1)),
+            \(crossedAtColumn),                    -- estimated boundary crossing, seconds since 2001; NULL: none
+            max_speed    REAL,                    -- m/s, the overspeed kinds only; NULL for the others
+            over_limit   REAL                     -- seconds over the limit, the overspeed kinds only
         ) STRICT
         """
     }
@@ -130,6 +147,20 @@ enum StoreSQL {
     /// crossing (dwell, approach, state) and for every event stored before version 5.
     private static let crossedAtColumn = "crossed_at   REAL"
 
+    /// Version 6's zone rules (`Region.speedLimit`, `Region.schedule`), as the table and the migration from version
+    /// 5 define them. A speed limit in km/h, as fence files give it; NULL: no speed limit (and then no tolerance or
+    /// duration either).
+    private static let speedLimitColumn = "speed_limit_kmh REAL CHECK (speed_limit_kmh > 0)"
+    /// km/h above the limit before the duration counts.
+    private static let speedToleranceColumn = "speed_tolerance_kmh REAL CHECK (speed_tolerance_kmh >= 0)"
+    /// Seconds above limit + tolerance before an overspeed (and at or under the limit before its end).
+    private static let speedDurationColumn = "speed_duration_s REAL CHECK (speed_duration_s >= 0)"
+    /// The schedule's text form (`Schedule.text`); NULL: always active.
+    private static let scheduleColumn = "schedule TEXT"
+    private static var zoneRulesColumns: String {
+        "\n    \(speedLimitColumn),\n    \(speedToleranceColumn),\n    \(speedDurationColumn),\n    \(scheduleColumn),"
+    }
+
     /// The steps from each older version to the next, each run in the same write transaction as the others (a
     /// failure rolls the file back to the version it had): `migrations[v]` takes version v to v + 1, one statement
     /// per step, so that errors name the step.
@@ -151,7 +182,8 @@ enum StoreSQL {
         2: [
             SQLStatement(name: "migrate to version 3: rename regions",
                          text: "ALTER TABLE regions RENAME TO regions_version_2"),
-            SQLStatement(name: "migrate to version 3: create regions", text: regionsTable("regions")),
+            SQLStatement(name: "migrate to version 3: create regions",
+                         text: regionsTable("regions", zoneRules: false)),
             SQLStatement(
                 name: "migrate to version 3: copy regions as circles",
                 text: """
@@ -176,7 +208,37 @@ enum StoreSQL {
                          text: "ALTER TABLE events ADD COLUMN \(crossedAtColumn)"),
             SQLStatement(name: "migrate to version 5: set user_version", text: "PRAGMA user_version = 5"),
         ],
+        5: zoneRulesMigration(to: 6),
     ]
+
+    /// The zone rules' step (speed limits and schedules): four region columns added, and the outbox rebuilt for its
+    /// wider CHECK of `kind` and its two new columns (renamed, created under its name, rows copied in sequence
+    /// order, the old one dropped; no index, view or trigger refers to it). `version` is the one it leads to.
+    static func zoneRulesMigration(to version: Int32) -> [SQLStatement] {
+        let step = "migrate to version \(version) (zone rules)"
+        return [
+            SQLStatement(name: "\(step): add regions.speed_limit_kmh",
+                         text: "ALTER TABLE regions ADD COLUMN \(speedLimitColumn)"),
+            SQLStatement(name: "\(step): add regions.speed_tolerance_kmh",
+                         text: "ALTER TABLE regions ADD COLUMN \(speedToleranceColumn)"),
+            SQLStatement(name: "\(step): add regions.speed_duration_s",
+                         text: "ALTER TABLE regions ADD COLUMN \(speedDurationColumn)"),
+            SQLStatement(name: "\(step): add regions.schedule", text: "ALTER TABLE regions ADD COLUMN \(scheduleColumn)"),
+            SQLStatement(name: "\(step): rename events", text: "ALTER TABLE events RENAME TO events_before_zone_rules"),
+            SQLStatement(name: "\(step): create events", text: eventsTable("events")),
+            SQLStatement(
+                name: "\(step): copy events",
+                text: """
+                    INSERT INTO events (sequence, kind, region, time, latitude, longitude, distance, state, inferred,
+                        interpolated, crossed_at)
+                    SELECT sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated,
+                        crossed_at
+                    FROM events_before_zone_rules ORDER BY sequence
+                    """),
+            SQLStatement(name: "\(step): drop the old events", text: "DROP TABLE events_before_zone_rules"),
+            SQLStatement(name: "\(step): set user_version", text: "PRAGMA user_version = \(version)"),
+        ]
+    }
 
     // MARK: Opening
 
@@ -206,11 +268,11 @@ enum StoreSQL {
 
     // MARK: Regions
 
-    /// Columns 0 ... 16, as `StoreRows.region` reads them.
+    /// Columns 0 ... 20, as `StoreRows.region` reads them.
     private static let regionColumns = """
         identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit, dwell_time, hysteresis,
         state, known_state, inside_since, dwell_reported, source_datum, approach_seconds, approach_distance,
-        shape, geometry
+        shape, geometry, speed_limit_kmh, speed_tolerance_kmh, speed_duration_s, schedule
         """
     static let selectRegions = SQLStatement(
         name: "select regions", text: "SELECT \(regionColumns) FROM regions ORDER BY position")
@@ -218,14 +280,16 @@ enum StoreSQL {
     static let selectRegion = SQLStatement(
         name: "select region", text: "SELECT \(regionColumns) FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 latitude, ?3 longitude, ?4 radius, ?5 notify_on_entry, ?6 notify_on_exit, ?7 dwell_time,
-    /// ?8 hysteresis, ?9 source_datum, ?10 approach_seconds, ?11 approach_distance, ?12 shape, ?13 geometry. The
+    /// ?8 hysteresis, ?9 source_datum, ?10 approach_seconds, ?11 approach_distance, ?12 shape, ?13 geometry,
+    /// ?14 speed_limit_kmh, ?15 speed_tolerance_kmh, ?16 speed_duration_s, ?17 schedule. The
     /// state columns are left as they are (a region whose shape changes keeps its state, as one whose radius does).
     static let updateRegionDefinition = SQLStatement(
         name: "update region",
         text: """
             UPDATE regions SET latitude = ?2, longitude = ?3, radius = ?4, notify_on_entry = ?5,
                 notify_on_exit = ?6, dwell_time = ?7, hysteresis = ?8, source_datum = ?9, approach_seconds = ?10,
-                approach_distance = ?11, shape = ?12, geometry = ?13
+                approach_distance = ?11, shape = ?12, geometry = ?13, speed_limit_kmh = ?14,
+                speed_tolerance_kmh = ?15, speed_duration_s = ?16, schedule = ?17
             WHERE identifier = ?1
             """)
     /// The same parameters as `updateRegionDefinition`; a new region's state is unknown.
@@ -233,9 +297,11 @@ enum StoreSQL {
         name: "insert region",
         text: """
             INSERT INTO regions (identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit,
-                dwell_time, hysteresis, source_datum, approach_seconds, approach_distance, shape, geometry, state,
-                known_state, inside_since, dwell_reported)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'unknown', 'unknown', NULL, 0)
+                dwell_time, hysteresis, source_datum, approach_seconds, approach_distance, shape, geometry,
+                speed_limit_kmh, speed_tolerance_kmh, speed_duration_s, schedule, state, known_state, inside_since,
+                dwell_reported)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, 'unknown', 'unknown',
+                NULL, 0)
             """)
     /// `insertRegion`, or, for an identifier stored already, `updateRegionDefinition`: one statement per region of
     /// an import (the state columns of a stored region are left as they are).
@@ -248,7 +314,9 @@ enum StoreSQL {
                 notify_on_exit = excluded.notify_on_exit, dwell_time = excluded.dwell_time,
                 hysteresis = excluded.hysteresis, source_datum = excluded.source_datum,
                 approach_seconds = excluded.approach_seconds, approach_distance = excluded.approach_distance,
-                shape = excluded.shape, geometry = excluded.geometry
+                shape = excluded.shape, geometry = excluded.geometry, speed_limit_kmh = excluded.speed_limit_kmh,
+                speed_tolerance_kmh = excluded.speed_tolerance_kmh, speed_duration_s = excluded.speed_duration_s,
+                schedule = excluded.schedule
             """)
     static let deleteRegion = SQLStatement(name: "delete region", text: "DELETE FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 state, ?3 known_state, ?4 inside_since, ?5 dwell_reported.
@@ -273,20 +341,20 @@ enum StoreSQL {
     static let updateLastSequence = SQLStatement(
         name: "update last sequence", text: "UPDATE meta SET value = ?1 WHERE key = '\(lastSequenceKey)'")
     /// ?1 sequence, ?2 kind, ?3 region, ?4 time, ?5 latitude, ?6 longitude, ?7 distance, ?8 state, ?9 inferred,
-    /// ?10 interpolated, ?11 crossed_at.
+    /// ?10 interpolated, ?11 crossed_at, ?12 max_speed, ?13 over_limit.
     static let insertEvent = SQLStatement(
         name: "insert event",
         text: """
             INSERT INTO events (sequence, kind, region, time, latitude, longitude, distance, state, inferred,
-                interpolated, crossed_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                interpolated, crossed_at, max_speed, over_limit)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
             """)
-    /// Columns 0 ... 10 in the order of `insertEvent`'s parameters. ?1 after (exclusive), ?2 limit.
+    /// Columns 0 ... 12 in the order of `insertEvent`'s parameters. ?1 after (exclusive), ?2 limit.
     static let selectEventsAfter = SQLStatement(
         name: "select events",
         text: """
             SELECT sequence, kind, region, time, latitude, longitude, distance, state, inferred, interpolated,
-                crossed_at
+                crossed_at, max_speed, over_limit
             FROM events WHERE sequence > ?1 ORDER BY sequence LIMIT ?2
             """)
     /// ?1 deletes every event with sequence <= ?1.

@@ -4,7 +4,8 @@ import GeofencingInputs
 /// Writes regions as fence CSV (`id,lat,lon,radius_m`) that `FenceTableReader` reads back to equal regions.
 ///
 /// The optional columns notify_on_entry, notify_on_exit, dwell_s and hysteresis_m are added only when some region
-/// differs from the defaults; their empty cells mean the default. A field is quoted (RFC 4180, `""` for a quote) when
+/// differs from the defaults, and speed_limit_kmh, speed_tolerance_kmh, speed_duration_s and schedule only when some
+/// region has a speed limit or a schedule; their empty cells mean the default. A field is quoted (RFC 4180, `""` for a quote) when
 /// it holds a comma, quote or line break, has blanks at either end (the reader trims unquoted fields), or is empty.
 /// Lines end in LF. Centres are written in each region's source datum, with a `datum` column naming every row's
 /// datum when any region's datum is not WGS-84 (see `FenceFile.csv`). A table row holds a circle only: a polygon or
@@ -25,8 +26,10 @@ enum FenceCSVWriter {
             !$0.notifyOnEntry || !$0.notifyOnExit || $0.dwellTime != nil || $0.hysteresis != nil
         }
         let namesDatum = regions.contains { $0.sourceDatum != .wgs84 }
+        let zoneRules = regions.contains { $0.speedLimit != nil || $0.schedule != nil }
         var text = extended ? "id,lat,lon,radius_m,notify_on_entry,notify_on_exit,dwell_s,hysteresis_m"
             : "id,lat,lon,radius_m"
+        if zoneRules { text += ",speed_limit_kmh,speed_tolerance_kmh,speed_duration_s,schedule" }
         text += namesDatum ? ",datum\n" : "\n"
         for region in regions {
             text += field(region.identifier) + ","
@@ -38,6 +41,13 @@ enum FenceCSVWriter {
                 text += region.notifyOnExit ? "," : ",false"
                 text += "," + (region.dwellTime.map(FenceNumber.shortest) ?? "")
                 text += "," + (region.hysteresis.map(FenceNumber.shortest) ?? "")
+            }
+            if zoneRules {
+                let limit = region.speedLimit
+                text += "," + (limit.map { FenceNumber.shortest($0.limitKilometresPerHour) } ?? "")
+                text += "," + (limit.map { FenceNumber.shortest($0.toleranceKilometresPerHour) } ?? "")
+                text += "," + (limit.map { FenceNumber.shortest($0.duration) } ?? "")
+                text += "," + (region.schedule.map { field($0.text) } ?? "")
             }
             if namesDatum { text += "," + region.sourceDatum.rawValue }
             text += "\n"

@@ -51,6 +51,12 @@ enum FenceGeoJSONWriter {
             if !region.notifyOnExit { text += ",\"notify_on_exit\":false" }
             if let dwellTime = region.dwellTime { text += ",\"dwell_s\":\(number(dwellTime))" }
             if let hysteresis = region.hysteresis { text += ",\"hysteresis_m\":\(number(hysteresis))" }
+            if let speedLimit = region.speedLimit {
+                text += ",\"speed_limit_kmh\":\(number(speedLimit.limitKilometresPerHour))"
+                text += ",\"speed_tolerance_kmh\":\(number(speedLimit.toleranceKilometresPerHour))"
+                text += ",\"speed_duration_s\":\(number(speedLimit.duration))"
+            }
+            if let schedule = region.schedule { text += ",\"schedule\":" + JSONText.quoted(schedule.text) }
             if namesDatum { text += ",\"datum\":\"\(region.sourceDatum.rawValue)\"" }
             text += "}}"
         }

@@ -146,7 +146,7 @@ struct ShapeFenceCommandTests {
         let list = try GeofenceExecutable.run(["fences", "list", "--store", store])
         #expect(list.status == 0, "\(list.standardError)")
         let rows = list.standardOutput.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        #expect(rows.first == ["id", "shape", "lat", "lon", "radius_m", "half_width_m", "vertices", "state"])
+        #expect(rows.first == ["id", "shape", "lat", "lon", "radius_m", "half_width_m", "vertices", "state", "speed_limit_kmh", "schedule"])
         let route = try #require(rows.first { $0.first == "route" })
         #expect(route[1] == "corridor" && route[4] == "" && route[5] == "30" && route[6] == "11" && route[7] == "outside",
                 "\(route)")
@@ -238,11 +238,11 @@ struct ShapeFenceCommandTests {
         #expect(list.status == 0, "\(list.standardError)")
         let rows = Set(list.standardOutput.split(separator: "\n").map(String.init))
         #expect(rows == [
-            "id,shape,lat,lon,radius_m,half_width_m,vertices,state",
-            "square with hole,polygon,0,0,,,8,unknown",
-            "two parts,polygon,0.0105,0.0155,,,8,unknown",
-            "lane,corridor,0,0.0045,,50,2,unknown",
-            "\"stop, north\",circle,0.5,0.5,120,,,unknown",
+            "id,shape,lat,lon,radius_m,half_width_m,vertices,state,speed_limit_kmh,schedule",
+            "square with hole,polygon,0,0,,,8,unknown,,",
+            "two parts,polygon,0.0105,0.0155,,,8,unknown,,",
+            "lane,corridor,0,0.0045,,50,2,unknown,,",
+            "\"stop, north\",circle,0.5,0.5,120,,,unknown,,",
         ], "\(list.standardOutput)")
 
         // CSV export names the first shape CSV cannot hold; the store is unchanged.

@@ -195,8 +195,15 @@ import Testing
         #expect(variables.map(\.name) == ExecSink.variableNames)
         #expect(variables.map(\.value) == [
             "5", "dwell", "stop-1234", "2008-03-03T22:25:01Z", "", "-27.5712345", "153.0912345", "-12.35",
-            "inside", "false", "false",
+            "inside", "false", "false", "", "",
         ])
+        var overspeed = SampleEvents.event(6, kind: .overspeed, distance: -3)
+        overspeed.maximumSpeed = 62.4 / 3.6
+        overspeed.overLimitDuration = 7.26
+        let speeding = ExecSink.environment(for: overspeed)
+        #expect(speeding.map(\.name) == ExecSink.variableNames)
+        #expect(speeding.suffix(2).map(\.value) == ["62.4", "7.3"])
+        #expect(speeding[1].value == "overspeed")
     }
 
     /// Whether `processID` exists and is not a zombie (/proc/PID/stat's state field).

@@ -24,13 +24,15 @@ struct CrossingTimeStoreTests {
         return event
     }
 
-    /// A version-4 store with a region inside and an event: the current file with version 5's column dropped.
+    /// A version-4 store with a region inside and an event: the current file with version 6's additions undone and
+    /// version 5's column dropped.
     func makeVersionFourStore() throws {
         do {
             let store = try GeofenceStore(path: path)
             try store.upsertRegions([Fixture.region("depot")])
             try store.append([Fixture.event(1, .enter, "depot")], states: ["depot": Fixture.inside(since: 0)])
         }
+        try run(SQLiteShell.executable, [path, ZoneRulesMigrationTests.undoZoneRules])
         try run(SQLiteShell.executable, [path, "ALTER TABLE events DROP COLUMN crossed_at; PRAGMA user_version = 4;"])
         #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "4\n")
     }

@@ -76,14 +76,15 @@ struct SchemaVersionThreeMigrationTests {
         path = directory.path("v3.sqlite")
     }
 
-    /// A version-3 store with a region inside and an event: the current file with the additions of versions 4 and 5
-    /// undone.
+    /// A version-3 store with a region inside and an event: the current file with the additions of versions 4, 5
+    /// and 6 undone.
     func makeVersionThreeStore() throws {
         do {
             let store = try GeofenceStore(path: path)
             try store.upsertRegions([Fixture.region("depot")])
             try store.append([Fixture.event(1, .enter, "depot")], states: ["depot": Fixture.inside(since: 0)])
         }
+        try run(SQLiteShell.executable, [path, ZoneRulesMigrationTests.undoZoneRules])
         try run(SQLiteShell.executable, [
             path, "DROP TABLE fence_set; ALTER TABLE events DROP COLUMN crossed_at; PRAGMA user_version = 3;",
         ])

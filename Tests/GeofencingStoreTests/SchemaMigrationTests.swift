@@ -137,6 +137,7 @@ struct SchemaMigrationTests {
         "migrate to version 3: copy regions as circles", "migrate to version 3: set user_version",
         "migrate to version 4: create fence_set", "migrate to version 4: set user_version",
         "migrate to version 5: add events.crossed_at", "migrate to version 5: set user_version",
+        "migrate to version 6 (zone rules): copy events", "migrate to version 6 (zone rules): set user_version",
     ])
     func failedMigrationChangesNothing(failingStep: String) throws {
         try makeVersionOneStore()

@@ -38,7 +38,7 @@ enum Fixture {
         state: RegionState? = nil, inferred: Bool = false
     ) -> EventRecord {
         let implied: RegionState = switch kind {
-        case .enter, .dwell: .inside
+        case .enter, .dwell, .overspeed, .overspeedEnd: .inside
         case .exit: .outside
         case .approach, .state: .unknown
         }

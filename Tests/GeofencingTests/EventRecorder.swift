@@ -9,6 +9,8 @@ enum Callback: Sendable, Hashable {
     case exit(Region, RegionEvent)
     case dwell(Region, RegionEvent)
     case approach(Region, RegionEvent)
+    case overspeed(Region, RegionEvent)
+    case overspeedEnd(Region, RegionEvent)
     case determined(RegionState, Region, RegionEvent)
     case started(Region)
     case failed(Region, RegionMonitorError)
@@ -17,7 +19,7 @@ enum Callback: Sendable, Hashable {
     var monitorEvent: MonitorEvent {
         switch self {
         case .enter(_, let event), .exit(_, let event), .dwell(_, let event), .approach(_, let event),
-             .determined(_, _, let event):
+             .overspeed(_, let event), .overspeedEnd(_, let event), .determined(_, _, let event):
             .region(event)
         case .started(let region): .didStartMonitoring(region)
         case .failed(let region, let error): .monitoringDidFail(region, error)
@@ -39,6 +41,10 @@ enum Callback: Sendable, Hashable {
             event.kind == .dwell && event.state == .inside && event.region == region
         case .approach(let region, let event):
             event.kind == .approach && event.state == .outside && event.region == region
+        case .overspeed(let region, let event):
+            event.kind == .overspeed && event.state == .inside && event.region == region
+        case .overspeedEnd(let region, let event):
+            event.kind == .overspeedEnd && event.region == region
         case .determined(let state, let region, let event):
             event.kind == .determined && event.state == state && event.region == region
         case .started, .failed:
@@ -98,6 +104,14 @@ final class EventRecorder: RegionMonitorDelegate {
 
     func regionMonitor(_ monitor: RegionMonitor, didApproach region: Region, event: RegionEvent) {
         record(.approach(region, event), from: monitor)
+    }
+
+    func regionMonitor(_ monitor: RegionMonitor, didExceedSpeedLimitIn region: Region, event: RegionEvent) {
+        record(.overspeed(region, event), from: monitor)
+    }
+
+    func regionMonitor(_ monitor: RegionMonitor, didEndOverspeedIn region: Region, event: RegionEvent) {
+        record(.overspeedEnd(region, event), from: monitor)
     }
 
     func regionMonitor(

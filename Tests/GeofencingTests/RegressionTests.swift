@@ -48,6 +48,26 @@ struct RegressionTests {
         #expect(backwardSteps == 0, "\(example)")
     }
 
+    @Test("a fix at exactly the hysteresis inside is no interpolated pass: one enter, at the next fix")
+    func fixAtTheThresholdIsNoPass() throws {
+        // Out 600 m and back at 10 m/s through a 100 m circle (hysteresis 10 m with no accuracy): the way back has
+        // fixes at 100 m and 90 m from the centre, the second exactly 10 m inside. The segment between them is
+        // deepest at its end fix, which the ordinary rule judges; the interpolation once reported an enter at the
+        // first and an exit at the second (the circle's plane distance said 10 m inside, the core's a hair less),
+        // and the real enter came one fix later.
+        var track = TrackBuilder(origin: .brisbane)
+        track.park(count: 5)
+        track.drive(bearing: 90, speed: 10, count: 60)
+        track.drive(bearing: 270, speed: 10, count: 60)
+        track.park(count: 5)
+        let harness = try MonitorHarness()
+        harness.start(.test("A"))
+        harness.feed(track.fixes)
+        let events = harness.regionEvents
+        #expect(events.map(\.kind) == [.determined, .exit, .enter], "\(events.summary)")
+        #expect(!events.contains { $0.interpolated }, "\(events.summary)")
+    }
+
     @Test("a fix with a negative accuracy (CoreLocation's 'invalid') changes no state")
     func negativeAccuracyIsNotUsable() throws {
         // 0.5 m outside the boundary with accuracy -1: the unknown rule "inside when s <= -a" reads s <= +1.

@@ -43,6 +43,11 @@ struct TransitionChecker {
                 if event.state != .outside || before != .outside || !((event.distance ?? 0) > 0) {
                     problems.append("approach while not outside: \(event.summary)")
                 }
+            case .overspeed, .overspeedEnd:
+                // Not a transition: an overspeed only while inside; its end inside, or right after the exit.
+                if event.kind == .overspeed, event.state != .inside || before != .inside {
+                    problems.append("overspeed while not inside: \(event.summary)")
+                }
             case .determined:
                 if event.state == .unknown, event.distance != nil {
                     problems.append("unknown state with a distance: \(event.summary)")

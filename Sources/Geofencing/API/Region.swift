@@ -23,6 +23,22 @@ public struct Region: Sendable, Hashable, CustomStringConvertible {
     /// `init(shape:in:identifier:...)`); this is kept so that exports (`geofence fences export`, the fence file
     /// writers) can give the coordinates back in the datum they came in, as `sourceShape`. The monitor ignores it.
     public var sourceDatum: Datum = .wgs84
+    /// The speed limit and schedule, out of line: one pointer, nil for the regions without either (most of them),
+    /// so a region with no zone rules costs 8 bytes for them.
+    private var zoneRules: ZoneRules?
+
+    /// When set, `overspeed` and `overspeedEnd` events while the vehicle is inside (see `SpeedLimit`); nil: none.
+    public var speedLimit: SpeedLimit? {
+        get { zoneRules?.speedLimit }
+        set { zoneRules = ZoneRules.make(speedLimit: newValue, schedule: schedule) }
+    }
+
+    /// When set, the region is active only in these weekly windows and produces no event outside them (see
+    /// `Schedule`, `RegionEvent.Kind.determined`); nil: always active.
+    public var schedule: Schedule? {
+        get { zoneRules?.schedule }
+        set { zoneRules = ZoneRules.make(speedLimit: speedLimit, schedule: newValue) }
+    }
 
     /// A region of any shape (WGS-84).
     public init(
@@ -88,6 +104,31 @@ public struct Region: Sendable, Hashable, CustomStringConvertible {
     public var sourceCenter: Coordinate { sourceDatum.fromWGS84(center) }
 
     public var description: String { "\(identifier) \(shape)" }
+}
+
+/// A region's speed limit and schedule, immutable and shared between copies of the region.
+private final class ZoneRules: Sendable, Hashable {
+    let speedLimit: SpeedLimit?
+    let schedule: Schedule?
+
+    private init(speedLimit: SpeedLimit?, schedule: Schedule?) {
+        self.speedLimit = speedLimit
+        self.schedule = schedule
+    }
+
+    /// nil when there is neither, so a region without zone rules holds no object.
+    static func make(speedLimit: SpeedLimit?, schedule: Schedule?) -> ZoneRules? {
+        speedLimit == nil && schedule == nil ? nil : ZoneRules(speedLimit: speedLimit, schedule: schedule)
+    }
+
+    static func == (lhs: ZoneRules, rhs: ZoneRules) -> Bool {
+        lhs.speedLimit == rhs.speedLimit && lhs.schedule == rhs.schedule
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(speedLimit)
+        hasher.combine(schedule)
+    }
 }
 
 /// Where the vehicle is relative to a region, as CoreLocation's `CLRegionState`.

@@ -12,7 +12,16 @@ public struct RegionEvent: Sendable, Hashable {
         case exit
         /// The vehicle has stayed inside for the region's dwell time.
         case dwell
-        /// The state was determined (after start, after an outage, on request) or became unknown (an outage).
+        /// The state was determined (after start, after an outage, on request, when a schedule's window opens) or
+        /// became unknown (an outage).
+        ///
+        /// Schedules (`Region.schedule`): outside its windows a region produces no event of any kind (its state is
+        /// still tracked, silently). When a window opens, the first fix in it reports the region's state as a
+        /// `determined` event (unless that fix's own transition, an enter or exit, already reports it; a region
+        /// still undetermined gets its first determination as usual), and the normal rules follow. When a window
+        /// closes with the vehicle inside, no exit is reported; an overspeed in progress ends with `overspeedEnd`
+        /// at the first fix after the close, the one event a closed window lets through. A dwell due while the
+        /// window is closed is reported at the first fix in the next window (the dwell clock runs from the entry).
         ///
         /// Names: this is CoreLocation's state determination, so the delegate receives it as
         /// `regionMonitor(_:didDetermineState:for:event:)`; on the wire (the store's outbox, JSON Lines, exec, MQTT:
@@ -32,6 +41,21 @@ public struct RegionEvent: Sendable, Hashable {
         /// fixes and outages count for nothing (no fix, no estimate), and a region whose state is unknown is never
         /// approached.
         case approach
+        /// The vehicle has been inside a region with a `SpeedLimit` above limit + tolerance for the limit's
+        /// duration (and inside the region's schedule window, if it has one). The state stays inside;
+        /// `maximumSpeed` is the highest speed since the first fix above limit + tolerance, `overLimitDuration`
+        /// the time since that fix. Once per episode.
+        ///
+        /// Speed is the fix's own (RMC/VTG speed, gpsd's TPV speed) or, for a receiver that gives none, measured
+        /// from positions over the last seconds, less what the fixes' accuracies allow (so a parked vehicle's
+        /// jitter reads as about 0). A glitch of one fix never lasts the duration.
+        case overspeed
+        /// An overspeed episode is over: the vehicle has been at or under the limit for the duration, has left the
+        /// region (after the exit, at the same fix), or the region's schedule window has closed. `maximumSpeed` is
+        /// the episode's highest speed; `overLimitDuration` the time from the first fix above limit + tolerance to
+        /// the first fix back at or under the limit (on leaving or a closed window: to that fix). Wire name
+        /// `overspeed_end`.
+        case overspeedEnd
     }
 
     /// Position in the monitor's event order, without gaps.
@@ -69,12 +93,17 @@ public struct RegionEvent: Sendable, Hashable {
     /// through a small region).
     public let interpolated: Bool
 
+    /// `overspeed`, `overspeedEnd`: the highest speed of the episode so far, m/s; nil for the other kinds.
+    public let maximumSpeed: Double?
+    /// `overspeed`, `overspeedEnd`: seconds over the limit (see the kinds); nil for the other kinds.
+    public let overLimitDuration: Double?
+
     public var regionIdentifier: String { region.identifier }
 }
 
 /// Everything the monitor tells its delegate and its event streams, in one order.
 public enum MonitorEvent: Sendable, Hashable {
-    /// A region event (enter, exit, dwell, approach, determined).
+    /// A region event (enter, exit, dwell, approach, overspeed, overspeedEnd, determined).
     case region(RegionEvent)
     /// `startMonitoring(for:)` accepted the region (also when it replaced one with the same identifier).
     case didStartMonitoring(Region)

@@ -10,6 +10,10 @@ public protocol RegionMonitorDelegate: AnyObject, Sendable {
     func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: Region, event: RegionEvent)
     /// The vehicle will reach the region's boundary in about its approach alarm's lead time (`.approach`).
     func regionMonitor(_ monitor: RegionMonitor, didApproach region: Region, event: RegionEvent)
+    /// The vehicle is above the region's speed limit (`.overspeed`; `event.maximumSpeed`, `overLimitDuration`).
+    func regionMonitor(_ monitor: RegionMonitor, didExceedSpeedLimitIn region: Region, event: RegionEvent)
+    /// The overspeed episode in the region is over (`.overspeedEnd`).
+    func regionMonitor(_ monitor: RegionMonitor, didEndOverspeedIn region: Region, event: RegionEvent)
     func regionMonitor(
         _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: Region, event: RegionEvent)
     func regionMonitor(_ monitor: RegionMonitor, didStartMonitoringFor region: Region)
@@ -22,6 +26,8 @@ extension RegionMonitorDelegate {
     public func regionMonitor(_ monitor: RegionMonitor, didExitRegion region: Region, event: RegionEvent) {}
     public func regionMonitor(_ monitor: RegionMonitor, didDwellIn region: Region, event: RegionEvent) {}
     public func regionMonitor(_ monitor: RegionMonitor, didApproach region: Region, event: RegionEvent) {}
+    public func regionMonitor(_ monitor: RegionMonitor, didExceedSpeedLimitIn region: Region, event: RegionEvent) {}
+    public func regionMonitor(_ monitor: RegionMonitor, didEndOverspeedIn region: Region, event: RegionEvent) {}
     public func regionMonitor(
         _ monitor: RegionMonitor, didDetermineState state: RegionState, for region: Region, event: RegionEvent
     ) {}

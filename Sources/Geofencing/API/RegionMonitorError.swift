@@ -25,6 +25,11 @@ public enum RegionMonitorError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidApproachLeadTime(Double)
     /// The approach alarm's distance limit is not a number in 0 < d <= `ApproachAlarm.maximumDistanceLimit` (50 km).
     case invalidApproachDistance(Double)
+    /// A speed limit's value is out of range: the field (`speed_limit_kmh`, `speed_tolerance_kmh`,
+    /// `speed_duration_s`), the value, and the range (see `SpeedLimit`).
+    case invalidSpeedLimit(field: String, value: Double, range: String)
+    /// The schedule cannot be monitored (an unknown time zone, a window that ends before it starts, ...): why.
+    case invalidSchedule(String)
     /// The monitor already holds its configured capacity of regions.
     case capacityReached(Int)
     /// The core could not allocate memory.
@@ -50,6 +55,9 @@ public enum RegionMonitorError: Error, Sendable, Hashable, CustomStringConvertib
         case .invalidApproachDistance(let d):
             "the approach alarm's maximum distance \(d) m is outside 0 m < d <= "
                 + "\(Int(ApproachAlarm.maximumDistanceLimit)) m"
+        case .invalidSpeedLimit(let field, let value, let range):
+            "the speed limit's \(field) \(value) is outside \(range)"
+        case .invalidSchedule(let problem): "the schedule is invalid: \(problem)"
         case .capacityReached(let n): "the monitor already holds its capacity of \(n) regions"
         case .outOfMemory: "out of memory"
         case .duplicateIdentifier(let identifier): "two regions share the identifier \"\(identifier)\""

@@ -22,6 +22,8 @@ extension Region {
         if let h = hysteresis, !(h.isFinite && h >= 0) { throw .invalidHysteresis(h) }
         if let t = dwellTime, !(t.isFinite && t >= 0) { throw .invalidDwellTime(t) }
         if let problem = approach?.problem { throw problem }
+        if let problem = speedLimit?.problem { throw problem }
+        if let problem = schedule?.problem { throw .invalidSchedule(problem.message) }
         return shape
     }
 }

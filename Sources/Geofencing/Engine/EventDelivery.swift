@@ -88,6 +88,8 @@ final class EventDelivery: Sendable {
             case .exit: delegate.regionMonitor(monitor, didExitRegion: region, event: regionEvent)
             case .dwell: delegate.regionMonitor(monitor, didDwellIn: region, event: regionEvent)
             case .approach: delegate.regionMonitor(monitor, didApproach: region, event: regionEvent)
+            case .overspeed: delegate.regionMonitor(monitor, didExceedSpeedLimitIn: region, event: regionEvent)
+            case .overspeedEnd: delegate.regionMonitor(monitor, didEndOverspeedIn: region, event: regionEvent)
             case .determined:
                 delegate.regionMonitor(monitor, didDetermineState: regionEvent.state, for: region, event: regionEvent)
             }

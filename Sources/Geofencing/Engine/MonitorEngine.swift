@@ -23,6 +23,9 @@ import Foundation
 /// - A region with a dwell time: one dwell event once inside for that long.
 /// - A region with an approach alarm: one approach event when the vehicle's straight line reaches it within the
 ///   alarm's lead time (`ApproachTracker`, `RegionEvent.Kind.approach`).
+/// - A region with a speed limit: overspeed and overspeedEnd while inside (`SpeedLimitRule`).
+/// - A region with a schedule: no event outside its windows, a determination when one opens (`ScheduleWindows`,
+///   `RegionEvent.Kind.determined`).
 /// Work per fix: the core's query (fences near the fix), the regions inside, the regions not yet determined; with
 /// approach alarms, the tracker's own query of the regions that have one.
 ///
@@ -44,6 +47,10 @@ final class MonitorEngine {
     var dwelling = SlotList()  // inside, with a dwell time, not yet reported
     var requested = SlotList()  // requestState(for:) before any usable fix
     let approach: ApproachTracker
+    /// Regions with a speed limit (`SpeedLimitRule.swift`) and with a schedule (`ScheduleWindows.swift`): out of
+    /// line, empty when no region has one.
+    var speedRule = SpeedLimitRule()
+    var schedules = ScheduleWindows()
     var fixNumber: UInt64 = 0
     var lastUsable: (fix: Fix, point: gf_point)?
     private var lastObservation: Date?
@@ -120,6 +127,8 @@ final class MonitorEngine {
             records[slot]!.boundaryWatch.since! += step
         }
         approach.shiftTimeBase(by: step)
+        speedRule.shiftTimeBase(by: step)
+        schedules.shiftTimeBase()
     }
 
     /// Applies one fix; returns the events it caused, in order.
@@ -134,6 +143,7 @@ final class MonitorEngine {
         checkOutage(at: fix.timestamp)
         fixNumber += 1
         let accuracy = fix.horizontalAccuracy ?? 0
+        if !schedules.isEmpty { schedules.advance(to: fix.timestamp) }
 
         if let previous = lastUsable, !inOutage,
            fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
@@ -162,6 +172,11 @@ final class MonitorEngine {
         if approach.isActive { reportApproaches(at: fix, point: point) }
         reportDwells(at: fix, point: point)
         answerRequests(at: fix, point: point)
+        if schedules.opened.count > 0 { reportOpenedWindows(at: fix, point: point) }
+        if speedRule.limitedRegions > 0 {
+            let speed = ruleSpeed(of: fix)
+            if speedRule.watched.count > 0 { reportOverspeeds(at: fix, point: point, speed: speed) }
+        }
         lastUsable = (fix, point)
         inOutage = false
         return events
@@ -214,6 +229,7 @@ final class MonitorEngine {
             undetermined.remove(slot)
             records[slot]!.insideSince = time
             if approach.isActive { approach.entered(regionSlot: slot) }
+            if let speedLimit = records[slot]!.definition.speedLimit { speedRule.watch(slot, speedLimit) }
         case .outside:
             inside.remove(slot)
             undetermined.remove(slot)
@@ -238,15 +254,34 @@ final class MonitorEngine {
 
     func emit(
         _ kind: RegionEvent.Kind, _ slot: Int, state: RegionState, time: Date, at coordinate: Coordinate,
-        distance: Double?, inferred: Bool = false, interpolated: Bool = false, crossedAt: Date? = nil
+        distance: Double?, inferred: Bool = false, interpolated: Bool = false, crossedAt: Date? = nil,
+        maximumSpeed: Double? = nil, overLimitDuration: Double? = nil
     ) {
-        // An approach reports no state: it neither stands for this fix's transition nor answers a state request.
-        if kind != .approach { records[slot]!.eventAtFix = fixNumber }
+        // An approach or an overspeed reports no state change: it neither stands for this fix's transition nor
+        // answers a state request.
+        if kind != .approach, kind != .overspeed, kind != .overspeedEnd { records[slot]!.eventAtFix = fixNumber }
+        // A region outside its schedule's windows reports nothing (its state goes on silently), but the end of an
+        // overspeed the closing window cut short.
+        if !schedules.isEmpty, kind != .overspeedEnd, !schedules.isActive(slot) { return }
         let event = RegionEvent(
             sequence: nextSequence, kind: kind, region: records[slot]!.region, state: state, time: time,
             crossedAt: crossedAt, coordinate: coordinate, distance: distance, inferred: inferred,
-            interpolated: interpolated)
+            interpolated: interpolated, maximumSpeed: maximumSpeed, overLimitDuration: overLimitDuration)
         nextSequence &+= 1  // wraps after 2^64 - 1 instead of trapping (a restored store may start anywhere)
         events.append(event)
+    }
+
+    /// A determination for each region whose schedule window opened at this fix, with its state after the fix's
+    /// transitions, unless the fix already reported one for it or the region is still undetermined (its first
+    /// determination comes as usual). With `determinations = .insideOnly` only the regions inside: a window opening
+    /// is a first determination for its listeners.
+    func reportOpenedWindows(at fix: Fix, point: gf_point) {
+        for slot in schedules.opened.slots {
+            guard let record = records[slot], record.eventAtFix != fixNumber, record.state != .unknown,
+                  configuration.reportsDetermination(of: record.state, before: .unknown) else { continue }
+            emit(.determined, slot, state: record.state, time: fix.timestamp, at: fix.coordinate,
+                 distance: distanceFromBoundary(point, record))
+        }
+        schedules.clearOpened()
     }
 }

@@ -58,6 +58,21 @@ enum RegionDefinition {
         }
     }
 
+    /// The zone rules (never a plain circle's: `Region`'s equality counts them).
+    var speedLimit: SpeedLimit? {
+        switch self {
+        case .circle: nil
+        case .boxed(let box): box.region.speedLimit
+        }
+    }
+
+    var schedule: Schedule? {
+        switch self {
+        case .circle: nil
+        case .boxed(let box): box.region.schedule
+        }
+    }
+
     /// The centre and radius of a circle (plain or not), nil for a polygon or a corridor.
     var circle: (center: Coordinate, radius: Double)? {
         switch self {

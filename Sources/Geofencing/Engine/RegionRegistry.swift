@@ -54,6 +54,9 @@ extension MonitorEngine {
                 throw error
             }
             link(coreHandle: handle, to: slot, replacing: record.handle)
+            speedRule.update(slot, from: record.definition.speedLimit, to: region.speedLimit)
+            if record.definition.schedule != region.schedule { schedules.update(slot, schedule: region.schedule) }
+            if record.state == .inside, let speedLimit = region.speedLimit { speedRule.watch(slot, speedLimit) }
             record.region = region
             record.handle = handle
             record.hysteresis = hysteresis
@@ -75,6 +78,8 @@ extension MonitorEngine {
             link(coreHandle: handle, to: slot, replacing: nil)
             slotByIdentifier.insert(slot, identifier: region.identifier, identifierOf: identifierOf)
             undetermined.insert(slot)
+            speedRule.update(slot, from: nil, to: region.speedLimit)
+            if region.schedule != nil { schedules.update(slot, schedule: region.schedule) }
         }
         return [.didStartMonitoring(region)]
     }
@@ -118,6 +123,8 @@ extension MonitorEngine {
         table.remove(record.handle)
         recordSlotByCoreSlot[CoreFenceTable.slot(of: record.handle)] = -1
         approach.remove(regionSlot: slot)
+        speedRule.update(slot, from: record.definition.speedLimit, to: nil)
+        schedules.update(slot, schedule: nil)
         records[slot] = nil
         freeRecordSlots.append(slot)
         inside.remove(slot)

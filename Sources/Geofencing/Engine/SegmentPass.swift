@@ -16,7 +16,11 @@ struct SegmentPass: Equatable {
     let exit: Double
 
     /// The pass of segment `from` -> `to` through the circle (center, radius), if its closest approach to the centre
-    /// is at most `radius - depth` (it must go `depth` metres inside, the same rule as an ordinary enter).
+    /// is at most `radius - depth` (it must go `depth` metres inside, the same rule as an ordinary enter) and lies
+    /// strictly between the two fixes. When the closest point is a fix itself, the ordinary rules judged that fix
+    /// with the core's distance and found it less than `depth` inside; this plane's distance can differ from the
+    /// core's by millimetres, so a fix at just that depth would otherwise be a pass (an enter at the start and an
+    /// exit at the end, while the vehicle is inside the circle) and the true enter would come one fix late.
     static func through(center: Coordinate, radius: Double, depth: Double, from: Coordinate, to: Coordinate)
         -> SegmentPass?
     {
@@ -26,6 +30,7 @@ struct SegmentPass: Equatable {
         let lengthSquared = dx * dx + dy * dy
         guard lengthSquared > 0 else { return nil }
         let closest = min(1, max(0, -(x0 * dx + y0 * dy) / lengthSquared))
+        guard closest > 0, closest < 1 else { return nil }
         let cx = x0 + closest * dx, cy = y0 + closest * dy
         let inner = radius - depth
         guard inner > 0, cx * cx + cy * cy <= inner * inner else { return nil }

@@ -133,6 +133,8 @@ extension MonitorEngine {
             let slot = dwelling.slots[index]
             index -= 1
             let record = records[slot]!
+            // Outside its schedule's windows a dwell waits for the next window instead of being lost.
+            if !schedules.isEmpty, !schedules.isActive(slot) { continue }
             guard let since = record.insideSince, let dwell = record.definition.dwellTime,
                   fix.timestamp.timeIntervalSince(since) >= dwell else { continue }
             records[slot]!.dwellReported = true

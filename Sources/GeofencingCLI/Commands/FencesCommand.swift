@@ -27,10 +27,13 @@ enum FencesCommand {
                        with a "version"; or {"base_version", "version", "upsert", "remove"}) and prints the ack
                        JSON on standard output; a rejected one (exit 1) leaves the store as it was. Identifiers
                        that stay keep their state; --max-fence-set-bytes: the largest message (default 67108864)
-              list     CSV on standard output: id,shape,lat,lon,radius_m,half_width_m,vertices,state; shape is
+              list     CSV on standard output: id,shape,lat,lon,radius_m,half_width_m,vertices,state,
+                       speed_limit_kmh,schedule; shape is
                        circle, polygon or corridor, lat,lon the circle's centre or the centre of the shape's bounding
                        box (WGS-84), radius_m a circle's, half_width_m a corridor's, vertices a polygon's (all
-                       rings, a closing vertex not counted) or a corridor's path's; empty where they do not apply
+                       rings, a closing vertex not counted) or a corridor's path's, speed_limit_kmh the limit
+                       (+tolerance/duration when not the default 5 km/h for 5 s), schedule the zone and windows;
+                       empty where they do not apply
               remove   removes one region (exit 1 if there is none with that identifier)
               export   the regions as GeoJSON (default) or CSV on standard output, each centre in the datum it was
                        imported in (named per fence when not all are WGS-84); 'import' reads it back. CSV holds

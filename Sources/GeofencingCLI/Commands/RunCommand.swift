@@ -46,7 +46,8 @@ enum RunCommand {
               --exec CMD        run CMD for each event (not through a shell): the event as JSON on standard input
                                 and in GEOFENCE_SEQ, GEOFENCE_TYPE, GEOFENCE_REGION, GEOFENCE_TIME,
                                 GEOFENCE_CROSSED_AT, GEOFENCE_LAT, GEOFENCE_LON, GEOFENCE_DISTANCE_M, GEOFENCE_STATE,
-                                GEOFENCE_INFERRED, GEOFENCE_INTERPOLATED; a non-zero exit is retried; what it prints goes to
+                                GEOFENCE_INFERRED, GEOFENCE_INTERPOLATED, GEOFENCE_MAX_SPEED_KMH,
+                                GEOFENCE_OVER_LIMIT_S (overspeed events); a non-zero exit is retried; what it prints goes to
                                 standard error (each line prefixed, escaped; 8192 bytes or 100 lines per event)
               --mqtt URL        publish each event (JSON) with QoS 1 (MQTT 5) to BASE/events under
                                 mqtt://HOST[:PORT]/BASE, or over TLS 1.2+ under mqtts://HOST[:PORT]/BASE (port 8883

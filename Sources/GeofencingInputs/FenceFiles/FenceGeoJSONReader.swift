@@ -7,6 +7,7 @@ import Geofencing
 /// Per feature: the identifier from the feature's `"id"` (string or number), else `properties.id`, else
 /// `properties.name` (boundary files such as Natural Earth's or the Dutch provinces' name their features but give no
 /// id); optional `notify_on_entry` / `notify_on_exit` (true or false), `dwell_s` and `hysteresis_m` (numbers >= 0),
+/// the zone rules `speed_limit_kmh`, `speed_tolerance_kmh`, `speed_duration_s` and `schedule` (`FenceZoneRules`),
 /// and `datum` (a string naming the datum of this feature's coordinates, overriding the reader's; see
 /// `FenceFile.read`). JSON `null` counts as absent. Types are strict: a radius written as "100" (a string) or true is
 /// refused. Every coordinate of the shape is converted from the datum; a polygon or corridor is then checked as the
@@ -196,6 +197,40 @@ enum FenceGeoJSONReader {
             }
             region[keyPath: keyPath] = number
         }
+        try readZoneRules(properties, into: &region, fail: fail)
         return region
+    }
+
+    /// `speed_limit_kmh`, `speed_tolerance_kmh`, `speed_duration_s` (numbers) and `schedule` (a string), as
+    /// `FenceZoneRules` reads them.
+    private static func readZoneRules(
+        _ properties: FenceJSONObject, into region: inout Region, fail: (String?, String) -> FenceFileError
+    ) throws(FenceFileError) {
+        var speeds: [Double?] = []
+        for key in [FenceZoneRules.limitKey, FenceZoneRules.toleranceKey, FenceZoneRules.durationKey] {
+            guard let value = properties[key], !value.isNull else {
+                speeds.append(nil)
+                continue
+            }
+            guard let number = value.number else {
+                throw fail("properties.\(key)", "is \(FenceJSONValue.describe(value)), not a number")
+            }
+            speeds.append(number)
+        }
+        var scheduleText: String?
+        if let value = properties[FenceZoneRules.scheduleKey], !value.isNull {
+            guard let text = value.string else {
+                throw fail("properties.schedule", "is \(FenceJSONValue.describe(value)), not a string")
+            }
+            scheduleText = text
+        }
+        do throws(FenceZoneRules.Problem) {
+            region.speedLimit = try FenceZoneRules.speedLimit(limit: speeds[0], tolerance: speeds[1], duration: speeds[2])
+            region.schedule = try scheduleText.map { (text) throws(FenceZoneRules.Problem) in
+                try FenceZoneRules.schedule(text)
+            }
+        } catch {
+            throw fail("properties.\(error.key)", error.message)
+        }
     }
 }

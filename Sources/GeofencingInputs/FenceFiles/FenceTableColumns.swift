@@ -17,6 +17,12 @@ struct FenceTableColumns {
     let notifyOnExit: Int?
     let dwellTime: Int?
     let hysteresis: Int?
+    /// Optional CSV columns of the zone rules (`FenceZoneRules`): speed_limit_kmh, speed_tolerance_kmh,
+    /// speed_duration_s, schedule.
+    let speedLimit: Int?
+    let speedTolerance: Int?
+    let speedDuration: Int?
+    let schedule: Int?
     /// CSV only: the datum of the row's coordinates; an empty cell means the reader's datum.
     let datum: Int?
     /// GTFS only: stations, entrances, generic nodes and boarding areas (3 and 4 may lack coordinates).
@@ -64,6 +70,10 @@ struct FenceTableColumns {
             radius: isCSV ? index["radius_m"] : nil,
             notifyOnEntry: isCSV ? index["notify_on_entry"] : nil, notifyOnExit: isCSV ? index["notify_on_exit"] : nil,
             dwellTime: isCSV ? index["dwell_s"] : nil, hysteresis: isCSV ? index["hysteresis_m"] : nil,
+            speedLimit: isCSV ? index[FenceZoneRules.limitKey] : nil,
+            speedTolerance: isCSV ? index[FenceZoneRules.toleranceKey] : nil,
+            speedDuration: isCSV ? index[FenceZoneRules.durationKey] : nil,
+            schedule: isCSV ? index[FenceZoneRules.scheduleKey] : nil,
             datum: isCSV ? index["datum"] : nil,
             locationType: isCSV ? nil : index["location_type"]))
     }

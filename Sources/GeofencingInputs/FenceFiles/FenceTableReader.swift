@@ -172,7 +172,37 @@ struct FenceTableReader {
                 return metres
             }
         }
+        try readZoneRules(fields, line: line, into: &region, cells: &cells)
         return region
+    }
+
+    /// The zone rules' columns (`FenceZoneRules`); an empty cell is absent.
+    private func readZoneRules(
+        _ fields: [CSVField], line: Int, into region: inout Region, cells: inout FenceCellDecoder
+    ) throws(FenceFileError) {
+        func number(_ column: Int?) throws(FenceFileError) -> Double? {
+            guard let column else { return nil }
+            return try optionalValue(fields, column, line: line) { (field) throws(FenceFieldProblem) in
+                try cells.number(field)
+            }
+        }
+        let limit = try number(columns.speedLimit), tolerance = try number(columns.speedTolerance)
+        let duration = try number(columns.speedDuration)
+        var scheduleText: String?
+        if let column = columns.schedule {
+            scheduleText = try optionalValue(fields, column, line: line) { (field) throws(FenceFieldProblem) in
+                guard let text = cells.string(field) else { throw FenceFieldProblem(message: "not valid UTF-8") }
+                return text
+            }
+        }
+        do throws(FenceZoneRules.Problem) {
+            region.speedLimit = try FenceZoneRules.speedLimit(limit: limit, tolerance: tolerance, duration: duration)
+            region.schedule = try scheduleText.map { (text) throws(FenceZoneRules.Problem) in
+                try FenceZoneRules.schedule(text)
+            }
+        } catch {
+            throw FenceFileError(file: file, line: line, field: error.key, message: error.message)
+        }
     }
 
     /// Applies `parse` to a required cell, naming the line and column in any error.
