@@ -66,18 +66,7 @@ struct CrossingTimeStoreTests {
           arguments: ["migrate to version 5: add events.crossed_at", "migrate to version 5: set user_version"])
     func failedUpgradeChangesNothing(failingStep: String) throws {
         try makeVersionFourStore()
-        let before = try #require(fileBytes(path))
-        var failed = false
-        let error = #expect(throws: StoreError.self) {
-            _ = try GeofenceStore(path: path, readOnly: false, busyTimeout: .seconds(5)) { site in
-                guard site.function == "sqlite3_step", site.statement == failingStep else { return nil }
-                failed = true
-                return SQLITE_FULL
-            }
-        }
-        #expect(failed, "the step \(failingStep) ran")
-        #expect(error == .diskFull(path: path))
-        #expect(fileBytes(path) == before, "the version-4 file changed")
+        try expectUpgradeFailingAt(failingStep, leavesUnchanged: path)
         #expect(try GeofenceStore(path: path).events(after: 0, limit: 10) == [Fixture.event(1, .enter, "depot")])
     }
 

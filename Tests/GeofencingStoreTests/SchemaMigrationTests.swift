@@ -141,19 +141,8 @@ struct SchemaMigrationTests {
     ])
     func failedMigrationChangesNothing(failingStep: String) throws {
         try makeVersionOneStore()
-        let before = try #require(fileBytes(path))
         let schemaBefore = try run(SQLiteShell.executable, [path, ".schema"])
-        var failed = false
-        let error = #expect(throws: StoreError.self) {
-            _ = try GeofenceStore(path: path, readOnly: false, busyTimeout: .seconds(5)) { site in
-                guard site.function == "sqlite3_step", site.statement == failingStep else { return nil }
-                failed = true
-                return SQLITE_FULL
-            }
-        }
-        #expect(failed, "the step \(failingStep) ran")
-        #expect(error == .diskFull(path: path))
-        #expect(fileBytes(path) == before, "the version-1 file changed")
+        try expectUpgradeFailingAt(failingStep, leavesUnchanged: path)
         #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "1\n")
         #expect(try run(SQLiteShell.executable, [path, ".schema"]) == schemaBefore)
 

@@ -1,9 +1,11 @@
 // Helpers of the store tests: a fresh directory per test, fixtures, the sqlite3 shell as a child process, and tmpfs
 // mounts for a full and a read-only file system.
+import CSQLite
 import Foundation
 import Geofencing
 import GeofencingEvents
 @testable import GeofencingStore
+import Testing
 
 /// A fresh directory under the system's temporary directory, removed with everything in it when released.
 final class TemporaryDirectory: Sendable {
@@ -74,6 +76,25 @@ extension StoredRegion {
     static func new(_ region: Region) -> StoredRegion {
         StoredRegion(region: region, stateRecord: RegionStateRecord(state: .unknown))
     }
+}
+
+/// Opens the store at `path` for writing with the upgrade statement named `failingStep` failing as on a full disk
+/// (the injected SQLITE_FULL): the step runs, the open throws `diskFull`, and the file keeps every byte it had.
+func expectUpgradeFailingAt(
+    _ failingStep: String, leavesUnchanged path: String, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    let before = try #require(fileBytes(path), sourceLocation: sourceLocation)
+    var failed = false
+    let error = #expect(throws: StoreError.self, sourceLocation: sourceLocation) {
+        _ = try GeofenceStore(path: path, readOnly: false, busyTimeout: .seconds(5)) { site in
+            guard site.function == "sqlite3_step", site.statement == failingStep else { return nil }
+            failed = true
+            return SQLITE_FULL
+        }
+    }
+    #expect(failed, "the step \(failingStep) ran", sourceLocation: sourceLocation)
+    #expect(error == .diskFull(path: path), sourceLocation: sourceLocation)
+    #expect(fileBytes(path) == before, "the file changed", sourceLocation: sourceLocation)
 }
 
 /// The file's bytes, or nil when it does not exist.

@@ -114,18 +114,7 @@ struct ZoneRulesMigrationTests {
         StoreSQL.zoneRulesMigration(to: 6).map(\.name))
     func failedMigrationChangesNothing(failingStep: String) throws {
         try Self.makeVersionFiveStore(at: path)
-        let before = try #require(fileBytes(path))
-        var failed = false
-        let error = #expect(throws: StoreError.self) {
-            _ = try GeofenceStore(path: path, readOnly: false, busyTimeout: .seconds(5)) { site in
-                guard site.function == "sqlite3_step", site.statement == failingStep else { return nil }
-                failed = true
-                return SQLITE_FULL
-            }
-        }
-        #expect(failed, "the step \(failingStep) ran")
-        #expect(error == .diskFull(path: path))
-        #expect(fileBytes(path) == before, "the version-5 file changed")
+        try expectUpgradeFailingAt(failingStep, leavesUnchanged: path)
         try expectVersionFiveContent(try GeofenceStore(path: path))
     }
 

@@ -26,11 +26,13 @@ extension MonitorEngine {
     /// distance (negative inside). Costs nothing while the fix stays on the state's side, and one crossing search
     /// (`crossingTime`) at the first fix of a stretch beyond the boundary.
     func watchBoundary(_ slot: Int, distance: Double, at point: gf_point, fix: Fix) {
-        let record = records[slot]!
-        guard record.state != .unknown, Self.isBeyond(distance, leaving: record.state) else { return }
-        if record.boundaryWatch.lastFix == 0 || record.boundaryWatch.lastFix != fixNumber - 1 {
+        // Two fields read, not the record copied: this runs for every region near every fix.
+        let state = records[slot]!.state
+        guard state != .unknown, Self.isBeyond(distance, leaving: state) else { return }
+        let lastFix = records[slot]!.boundaryWatch.lastFix
+        if lastFix == 0 || lastFix != fixNumber - 1 {
             records[slot]!.boundaryWatch.since = lastUsable.flatMap { previous in
-                crossingTime(slot, leaving: record.state, from: previous, to: (fix, point))
+                crossingTime(slot, leaving: state, from: previous, to: (fix, point))
             }
         }
         records[slot]!.boundaryWatch.lastFix = fixNumber
