@@ -189,6 +189,8 @@ let package = Package(
             name: "GeofencingTestSupport",
             dependencies: [
                 "Geofencing", "GeofencingInputs", .target(name: "CMosquitto", condition: .when(traits: ["MQTT"])),
+                // The subscriber's network loop is the sinks' (poll(2), no descriptor bound).
+                .target(name: "GeofencingSinks", condition: .when(traits: ["MQTT"])),
             ],
             path: "Tests/GeofencingTestSupport"
         ),

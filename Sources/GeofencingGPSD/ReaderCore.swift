@@ -30,7 +30,8 @@ final class ReaderCore: Sendable {
     struct Shared {
         var phase = Phase.idle
         var stopRequested = false
-        /// Wakes the reader from its waits when a stop is requested; open while the reader runs.
+        /// Wakes the reader from its waits when a stop is requested; open while the reader runs, closed by the
+        /// reader when it finishes, under this lock (which `requestStop` signals under).
         var wake: WakeSignal?
         var state = GPSDConnectionState.idle
         var statistics = GPSDStatistics()
@@ -55,7 +56,11 @@ final class ReaderCore: Sendable {
     func beginRunning() throws(GPSDError) -> Bool {
         try shared.withLock { (shared) throws(GPSDError) -> Bool in
             guard case .idle = shared.phase, !shared.stopRequested else { return false }
-            shared.wake = try WakeSignal()
+            do throws(WakeSignal.Failure) {
+                shared.wake = try WakeSignal()
+            } catch {
+                throw .callFailed(function: "pipe", code: error.code, message: String(cString: strerror(error.code)))
+            }
             shared.phase = .running
             return true
         }
@@ -129,42 +134,4 @@ final class ReaderCore: Sendable {
         set { shared.withLock { $0.faultHook = newValue } }
     }
     #endif
-}
-
-/// A pipe that wakes the reader thread out of `poll` when a stop is requested: the stop request writes a byte, the
-/// reader polls the read end beside gpsd's socket (and alone during a backoff wait). Both ends are close-on-exec and
-/// non-blocking; both are closed by the reader when it finishes, under the same lock `signal` takes, so a late stop
-/// never writes to a descriptor number that was reused.
-struct WakeSignal {
-    let readDescriptor: Int32
-    let writeDescriptor: Int32
-
-    init() throws(GPSDError) {
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else {
-            let code = errno
-            throw .callFailed(function: "pipe", code: code, message: String(cString: strerror(code)))
-        }
-        for descriptor in descriptors {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        }
-        readDescriptor = descriptors[0]
-        writeDescriptor = descriptors[1]
-    }
-
-    func signal() {
-        var byte: UInt8 = 1
-        _ = write(writeDescriptor, &byte, 1)  // a full pipe already holds a wake-up: nothing lost
-    }
-
-    /// Closes both ends; the signal must not be used afterwards.
-    func close() {
-        closeDescriptor(readDescriptor)
-        closeDescriptor(writeDescriptor)
-    }
-}
-
-private func closeDescriptor(_ descriptor: Int32) {
-    _ = close(descriptor)
 }

@@ -8,7 +8,8 @@ import GeofencingEvents
 /// Why not `mosquitto_loop_start` with `mosquitto_reconnect_delay_set`: libmosquitto 2.0's loop thread ends for
 /// good when the first connection attempt fails (a daemon started before its broker would never connect) and after
 /// "fatal" errors such as a failed name lookup (a vehicle whose network comes up after the daemon). This thread
-/// runs `mosquitto_loop` itself and reconnects after every failure, waiting `reconnectDelay.lowerBound` seconds,
+/// runs the network loop itself (`MQTTNetworkTurn`: poll(2), where `mosquitto_loop`'s select(2) has a descriptor
+/// bound) and reconnects after every failure, waiting `reconnectDelay.lowerBound` seconds,
 /// doubling up to the upper bound, back to the lower bound after a connection that the broker accepted.
 ///
 /// MQTT 5, for its PUBACK reason codes (a publish the broker's ACL denies is refused, not silently dropped). Over
@@ -50,6 +51,8 @@ final class MQTTConnection: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let lifecycle = MonotonicCondition()
     private var closed = false  // guarded by lifecycle
+    /// The network thread's wait; woken by the other threads after they queue a packet.
+    private let networkTurn: MQTTNetworkTurn
 
     /// Makes the client and starts the network thread, which connects in the background.
     init(
@@ -66,6 +69,7 @@ final class MQTTConnection: @unchecked Sendable {
         self.sinkName = sinkName
         self.keepAlive = Int32(keepAlive)
         self.reconnectDelay = reconnectDelay
+        networkTurn = try MQTTNetworkTurn(sinkName: sinkName)
         client = try Self.makeClient(
             clientID: clientID, address: address, security: security, password: password, session: session,
             sinkName: sinkName, maximumPacketSize: maximumPacketSize)
@@ -92,6 +96,7 @@ final class MQTTConnection: @unchecked Sendable {
             let published = clientLock.withLock {
                 mosquitto_publish(client, &messageID, topic, Int32(payload.count), payload, 1, retain)
             }
+            networkTurn.wake()
             guard published == MOSQ_ERR_SUCCESS.rawValue else {
                 return .failure(.publishFailed(Self.describe(published)))
             }
@@ -121,11 +126,13 @@ final class MQTTConnection: @unchecked Sendable {
     /// connected, closed).
     @discardableResult
     func publishWithoutWaiting(_ payload: [UInt8], to topic: String, retain: Bool) -> Bool {
-        clientLock.withLock {
+        let taken = clientLock.withLock {
             guard !clientDestroyed else { return false }
             return mosquitto_publish(client, nil, topic, Int32(payload.count), payload, 1, retain)
                 == MOSQ_ERR_SUCCESS.rawValue
         }
+        networkTurn.wake()
+        return taken
     }
 
     /// The handler of messages on `BASE/fences`; the subscription follows at the next turn of the network loop.
@@ -139,14 +146,15 @@ final class MQTTConnection: @unchecked Sendable {
         session.requestReload()
     }
 
-    /// Ends the network thread (at most one `mosquitto_loop` timeout, 0.5 s, later), then frees the client.
+    /// Ends the network thread (woken at once; at worst one turn's timeout, 0.5 s, later), then frees the client.
     /// Idempotent.
     func close() {
         session.close()
         lifecycle.withLock {
             guard !closed else { return }
             closed = true
-            _ = clientLock.withLock { mosquitto_disconnect(client) }  // sends DISCONNECT if connected, wakes the loop
+            _ = clientLock.withLock { mosquitto_disconnect(client) }  // queues a DISCONNECT if connected
+            networkTurn.wake()
             finished.wait()
             clientLock.withLock {
                 clientDestroyed = true
@@ -198,7 +206,7 @@ final class MQTTConnection: @unchecked Sendable {
                 var result: Int32
                 var link = LinkState()
                 repeat {
-                    result = mosquitto_loop(client, Self.loopTimeoutMilliseconds, 1)
+                    result = networkTurn.run(client, timeoutMilliseconds: Self.loopTimeoutMilliseconds)
                     serveLink(&link)
                 } while result == MOSQ_ERR_SUCCESS.rawValue && !session.isClosing
                 if session.isClosing { disconnectCleanly() }
@@ -272,7 +280,7 @@ final class MQTTConnection: @unchecked Sendable {
     /// ends, whether or not `close()`'s own DISCONNECT got out first (a few short turns of the loop at most).
     private func disconnectCleanly() {
         guard mosquitto_disconnect(client) == MOSQ_ERR_SUCCESS.rawValue else { return }
-        for _ in 0..<10 where mosquitto_loop(client, 100, 1) == MOSQ_ERR_SUCCESS.rawValue {}
+        for _ in 0..<10 where networkTurn.run(client, timeoutMilliseconds: 100) == MOSQ_ERR_SUCCESS.rawValue {}
     }
 
     private func cannotConnect(_ reason: String) -> String {

@@ -42,6 +42,27 @@ struct MQTTSinkTests {
         #expect(subscriber.messages == events.map(\.jsonLine))
     }
 
+    /// A process holding more than 1,024 descriptors (FD_SETSIZE): the sink's and the subscriber's sockets are
+    /// numbered above it and the events still arrive, in order (libmosquitto's own loop waits with select(2) and
+    /// refuses such a socket: "Invalid function arguments provided", the connection lost at once, every time).
+    @Test func deliversWithItsSocketAboveDescriptor1024() async throws {
+        let held = try HeldDescriptors(belowNumber: 1_100)
+        defer { held.close() }
+        let broker = try MosquittoBroker()
+        defer { broker.kill() }
+        try await broker.start()
+        let subscriber = try TestSubscriber(port: broker.port, topic: Self.topic)
+        #expect(await subscriber.wait(timeout: .seconds(60)) { $0.subscriptions == 1 }, "subscribed: \(broker.log)")
+
+        let sink = try MQTTSink(url: "\(broker.url)/\(Self.base)", clientID: "sink-\(UUID().uuidString)",
+                                publishTimeout: 30)
+        defer { sink.close() }
+        let events = SampleEvents.burst(20)
+        for event in events { try sink.deliver(event) }
+        #expect(await subscriber.wait(timeout: .seconds(60)) { $0.messages.count >= events.count })
+        #expect(subscriber.messages == events.map(\.jsonLine))
+    }
+
     /// The broker goes away: deliver fails within the timeout; the broker comes back on the same port: the sink has
     /// reconnected by itself and the event the caller retried arrives, followed by the next, in order.
     @Test func reconnectsWhenTheBrokerComesBack() async throws {
@@ -176,6 +197,41 @@ struct MQTTSinkTests {
         #expect(throws: SinkError.self) { try MQTTSink(url: "mqtt://127.0.0.1/t", reconnectDelay: 0...5) }
         #expect(throws: SinkError.self) { try MQTTSink(url: "mqtt://127.0.0.1/t", keepAlive: 1) }
         #expect(throws: SinkError.self) { try MQTTSink(url: "http://127.0.0.1/t") }
+    }
+}
+/// Every free descriptor below `number` held open on /dev/null, so that the next socket the process makes is
+/// numbered `number` or above (unless another thread closes one of its own in between).
+private final class HeldDescriptors {
+    private var descriptors: [Int32] = []
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(belowNumber number: Int32) throws {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < rlim_t(number) + 100 {
+            limit.rlim_cur = min(limit.rlim_max, rlim_t(number) + 100)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        while true {
+            let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                close()
+                throw Failure(description: "cannot hold \(number) descriptors: \(String(cString: strerror(errno)))")
+            }
+            guard descriptor < number else {
+                Glibc.close(descriptor)
+                return
+            }
+            descriptors.append(descriptor)
+        }
+    }
+
+    func close() {
+        for descriptor in descriptors { Glibc.close(descriptor) }
+        descriptors = []
     }
 }
 #endif

@@ -2,12 +2,21 @@
 import CMosquitto
 import Foundation
 import Geofencing
+import GeofencingSinks
 
 /// An MQTT subscriber for tests, on libmosquitto: subscribes to one topic with QoS 1 (again after each reconnect:
 /// clean session) and keeps every payload that arrives, in order; it can publish too.
+///
+/// Its network thread turns the sinks' poll(2) loop, not `mosquitto_loop_start`: the test process may hold more
+/// than 1,024 descriptors while other suites run, and libmosquitto's select(2) loop then ends for good at once.
+/// Reconnects every second after the broker goes away (the tests stop and restart brokers).
 public final class TestSubscriber: @unchecked Sendable {
     private let client: OpaquePointer
     private let state = State()
+    private let networkTurn: MQTTNetworkTurn
+    private let stopping = Locked(false)
+    /// Signalled by the network thread as it ends.
+    private let finished = DispatchSemaphore(value: 0)
 
     /// Written by libmosquitto's network thread, read by the test.
     private final class State: Sendable {
@@ -38,25 +47,48 @@ public final class TestSubscriber: @unchecked Sendable {
                 decoding: UnsafeRawBufferPointer(start: message.payload, count: Int(message.payloadlen)), as: UTF8.self)
             Unmanaged<State>.fromOpaque(userData!).takeUnretainedValue().messages.withLock { $0.append(payload) }
         }
-        _ = mosquitto_reconnect_delay_set(client, 1, 1, false)
+        _ = mosquitto_threaded_set(client, true)
+        do {
+            networkTurn = try MQTTNetworkTurn(sinkName: "test subscriber")
+        } catch {
+            mosquitto_destroy(client)
+            throw BrokerError(message: error.message)
+        }
         let connected = mosquitto_connect(client, "127.0.0.1", Int32(port), 30)
-        guard connected == MOSQ_ERR_SUCCESS.rawValue, mosquitto_loop_start(client) == MOSQ_ERR_SUCCESS.rawValue else {
+        guard connected == MOSQ_ERR_SUCCESS.rawValue else {
             mosquitto_destroy(client)
             throw BrokerError(
                 message: "subscriber cannot connect to port \(port): \(String(cString: mosquitto_strerror(connected)))")
         }
+        // The thread holds what it uses, not self, so that releasing the subscriber stops it.
+        let handle = ClientHandle(client: client)
+        let thread = Thread { [handle, networkTurn, stopping, finished] in
+            defer { finished.signal() }
+            while !stopping.withLock({ $0 }) {
+                if networkTurn.run(handle.client, timeoutMilliseconds: 100) == MOSQ_ERR_SUCCESS.rawValue { continue }
+                for _ in 0..<20 where !stopping.withLock({ $0 }) { usleep(50_000) }
+                if !stopping.withLock({ $0 }) { _ = mosquitto_reconnect(handle.client) }
+            }
+        }
+        thread.name = "test subscriber \(topic)"
+        thread.start()
     }
 
     deinit {
+        stopping.withLock { $0 = true }
         _ = mosquitto_disconnect(client)
-        _ = mosquitto_loop_stop(client, false)
+        networkTurn.wake()
+        finished.wait()
         mosquitto_destroy(client)
     }
 
     /// Publishes `payload` to `topic` with QoS 1 (as the fleet's back-end would); true once libmosquitto took it.
     @discardableResult
     public func publish(_ payload: [UInt8], to topic: String, retain: Bool) -> Bool {
-        mosquitto_publish(client, nil, topic, Int32(payload.count), payload, 1, retain) == MOSQ_ERR_SUCCESS.rawValue
+        let taken =
+            mosquitto_publish(client, nil, topic, Int32(payload.count), payload, 1, retain) == MOSQ_ERR_SUCCESS.rawValue
+        networkTurn.wake()
+        return taken
     }
 
     public var messages: [String] { state.messages.withLock { $0 } }
@@ -71,6 +103,12 @@ public final class TestSubscriber: @unchecked Sendable {
         }
         return condition(self)
     }
+}
+
+/// The client for the network thread: libmosquitto in threaded mode may be used from several threads; the
+/// subscriber destroys it only after the thread has ended.
+private struct ClientHandle: @unchecked Sendable {
+    let client: OpaquePointer
 }
 
 /// mosquitto_lib_init once for the test process (MQTTSink does the same for itself; a second call only counts).
