@@ -126,7 +126,8 @@ let package = Package(
         .plugin(name: "LeafletEmbedding", capability: .buildTool(), dependencies: ["LeafletEmbedder"],
                 path: "Plugins/LeafletEmbedding"),
         // The commands of `geofence`. The executable target below is their one-line main (the only place the process
-        // exits); the tests run that executable as a real process and do not call this library in-process.
+        // exits). A library so that tests can also call parts of the daemon in-process (the fence-set applier, the
+        // unit's status, the monitor's switch to a new set); the commands themselves are tested as real processes.
         .target(
             name: "GeofencingCLI",
             dependencies: [

@@ -56,11 +56,13 @@ public struct GNSSTimeStep: Sendable, Hashable {
 /// `confirmations - 1` observations are held (`confirmations` is 1 ... 1,000), so memory is bounded and the work
 /// per observation is constant, amortised over an adoption.
 struct GNSSTimeGuard {
-    /// What `admit` lets through: the observations for the rules, in order; `step` is set when they start an
-    /// adopted time base: seconds from the old time base's last time to the first of them (negative: backwards).
-    struct Admission {
-        var observations: [Observation] = []
-        var step: TimeInterval?
+    /// What `admit` lets through for the rules: nothing, the observation itself (the common case: no array, so
+    /// no allocation per observation), or the held observations of an adopted time base, in order, with `step`:
+    /// seconds from the old time base's last time to the first of them (negative: backwards).
+    enum Admission {
+        case none
+        case one(Observation)
+        case adopted([Observation], step: TimeInterval)
     }
 
     /// The largest `confirmations` honoured: it bounds the observations held.
@@ -82,13 +84,13 @@ struct GNSSTimeGuard {
         let time = observation.time
         guard let last else {
             self.last = time
-            return Admission(observations: [observation])
+            return .one(observation)
         }
         if continues(last, time) {
             dropHeld()
             if time == last { statistics.duplicateTimes += 1 }
             self.last = time
-            return Admission(observations: [observation])
+            return .one(observation)
         }
         if let newest = held.last, continues(newest.time, time) {
             held.append(observation)
@@ -98,7 +100,7 @@ struct GNSSTimeGuard {
         }
         guard held.count >= confirmations else {
             statistics.held = held.count
-            return Admission()
+            return .none
         }
         let adopted = held
         let step = adopted[0].time.timeIntervalSince(last)
@@ -110,7 +112,7 @@ struct GNSSTimeGuard {
         held.removeAll(keepingCapacity: true)
         statistics.held = 0
         self.last = time
-        return Admission(observations: adopted, step: step)
+        return .adopted(adopted, step: step)
     }
 
     /// Whether `time` continues a time base whose last time is `base`.

@@ -81,16 +81,24 @@ final class MonitorEngine {
     /// Passes one observation through the GNSS time guard (`GNSSTimeGuard`) and applies what it lets through;
     /// returns the events caused, in order, and the records of the regions it changed.
     func observe(_ observation: Observation) -> ObservationOutcome {
-        let admission = timeGuard.admit(observation)
-        if let step = admission.step, step < 0 { shiftTimeBase(by: step) }
         var caused: [RegionEvent] = []
-        for admitted in admission.observations {
-            switch admitted {
-            case .fix(let fix): caused += process(fix)
-            case .noFix(let time): caused += processNoFix(at: time)
-            }
+        switch timeGuard.admit(observation) {
+        case .none:
+            break
+        case .one(let admitted):
+            caused = apply(admitted)
+        case .adopted(let admitted, let step):
+            if step < 0 { shiftTimeBase(by: step) }
+            for observation in admitted { caused += apply(observation) }
         }
         return ObservationOutcome(events: caused, changedStates: takeChangedStates())
+    }
+
+    private func apply(_ observation: Observation) -> [RegionEvent] {
+        switch observation {
+        case .fix(let fix): process(fix)
+        case .noFix(let time): processNoFix(at: time)
+        }
     }
 
     /// The records of the regions `changed` lists, by identifier; empties the list.
