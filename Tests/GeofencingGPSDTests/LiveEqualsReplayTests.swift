@@ -18,16 +18,53 @@ import Testing
 ///
 /// Quick by default (about a minute): nmealog.txt (GGA before RMC, GST in every epoch), its RTK variant (RMC moved
 /// before GGA, GGA quality 4 and 5 alternating: the receiver of the issue, where gpsd's `eph` lags an epoch), and
-/// nl2008u.log (a u-blox 8: RMC first, no GST). `GEOFENCE_LIVE_REPLAY_ALL=1` plays every log (the two long boat
-/// recordings take about 15 minutes between them).
+/// nl2008u.log (a u-blox 8: RMC first, no GST). `GEOFENCE_LIVE_REPLAY_ALL=1` plays every log but the exceptions
+/// (`exceptions`), whose cause it checks instead; a long log plays at `longLogCycle`.
 @Suite(.enabled(if: TestEnvironment.canRunGPSFake && GeofenceExecutable.isBuilt,
                 "needs gpsfake, the shared data and the geofence executable"))
 struct LiveEqualsReplayTests {
-    /// Logs gpsd cannot replay as the receiver sent them, with the reason; the test checks that each still fails
-    /// to match for a reason of its own, rather than skipping it silently.
-    static let notFaithful: [String: String] = [
-        "plaka.log": "GLL only and a ZDA without a date: gpsd reports no time, so the daemon gets no observation",
+    /// Logs whose live output cannot be compared with the replay, with the reason measured on them and a check of
+    /// the property of the log that causes it: the test asserts that the log still has it (so an exception cannot
+    /// outlive its cause) instead of skipping the log silently.
+    static let exceptions: [String: Exception] = [
+        "plaka.log": Exception(
+            reason: "GLL only and a ZDA without a date: gpsd reports no time, so the daemon gets no observation",
+            holds: { lines in !lines.contains { sentence($0, is: "RMC") || zdaDate(of: $0) != nil } }),
+        // The next two: the instrument bus of these boats relays GGA, GLL and RMC from moments a second apart
+        // under their times. gpsd reports an epoch (a run of sentences with one time) at the sentence types it has
+        // learnt end a cycle, so its fix for a time can be an earlier sentence's position than the epoch's last
+        // one, which the replay takes (as `NMEAEpoch` says); which sentence that is depends on the cycle enders
+        // gpsd has learnt so far, state the replay does not model. Measured: bundg_zeus_9.log, 25 of 148 epochs'
+        // last TPV differ from gpsdecode's last report for the time (events 1-2, 6-9 of 13 differ; gpsd also
+        // cannot date the first epoch, which has no RMC or ZDA); 20160815.nmea, 6 of 200 events differ, at
+        // 12:11-12:12 where GLL and RMC carry the previous GGA's position one second later.
+        "bundg_zeus_9.log": Exception(
+            reason: "GLL and RMC relayed a second after the GGA of their position: gpsd reports such epochs at an "
+                + "earlier sentence than the replay's last one (16 GLL after a GGA of their position)",
+            holds: { relayedLater($0) > 0 }),
+        "20160815.nmea": Exception(
+            reason: "GLL and RMC relayed a second after the GGA of their position: gpsd reports such epochs at an "
+                + "earlier sentence than the replay's last one (48 GLL after a GGA of their position)",
+            holds: { relayedLater($0) > 0 }),
     ]
+
+    /// Logs that are compared but whose fences give no events, with the reason; the others must give some.
+    static let withoutEvents: [String: String] = [
+        "bt451.log": "13 fixes with HDOP 2.72 (accuracy 52 m) 60 m from the one fence's centre, straddling its "
+            + "edge, then the time steps back 52 minutes to fixes 1.9 km away: no region is ever determined",
+    ]
+
+    struct Exception: Sendable {
+        var reason: String
+        /// Whether the receiver output (its lines) still has the property that causes the exception.
+        var holds: @Sendable ([String]) -> Bool
+    }
+
+    /// gpsfake's pacing for logs longer than 20,000 sentences: 2 ms per sentence. gpsd keeps up: measured on
+    /// nmea-20130630.log (39,514 sentences, about 140 s instead of 470 s at `OnePass.cycle`), every one of its
+    /// 18,934 epochs came as exactly one TPV, and the events equal those at 10 ms per sentence. The quick logs
+    /// keep `OnePass.cycle`.
+    static let longLogCycle = 0.002
 
     static let quickLogs = ["nmealog.txt", "nmealog-rtk (derived)", "nl2008u.log"]
 
@@ -39,8 +76,11 @@ struct LiveEqualsReplayTests {
 
     @Test(arguments: logs)
     func daemonThroughGPSDPrintsWhatReplayPrints(log name: String) async throws {
-        if let reason = Self.notFaithful[name] {
-            print("live = replay, \(name): not compared: \(reason)")
+        if let exception = Self.exceptions[name] {
+            let lines = String(decoding: try Self.receiverOutput(for: name), as: UTF8.self)
+                .split(whereSeparator: \.isNewline).map(String.init)
+            #expect(exception.holds(lines), "\(name) no longer has the cause of its exception: compare it")
+            print("live = replay, \(name): not compared: \(exception.reason)")
             return
         }
         let directory = try GeofenceExecutable.temporaryDirectory()
@@ -61,9 +101,11 @@ struct LiveEqualsReplayTests {
         // gpsd listens, connects while gpsd plays them. One pass, ended by the copy's end marker.
         let padded = try OnePass.paddedCopy(of: receiverOutput.path, padding: 1_200)
         defer { try? FileManager.default.removeItem(atPath: padded) }
+        let sentences = FieldTestThroughGPSDTests.text(receiverOutput).split(whereSeparator: \.isNewline).count
+        let cycle = sentences > 20_000 ? Self.longLogCycle : OnePass.cycle
         let port = TCPProbe.freePort()
         let gpsfake = try await GPSFake.start(
-            log: padded, port: port, cycle: OnePass.cycle, nowait: true, endMarker: OnePass.endMarker)
+            log: padded, port: port, cycle: cycle, nowait: true, endMarker: OnePass.endMarker)
         let daemonOutput = directory.appendingPathComponent("daemon.jsonl")
         let daemonErrors = directory.appendingPathComponent("daemon.err")
         let daemon = try FieldTestThroughGPSDTests.start(
@@ -71,7 +113,9 @@ struct LiveEqualsReplayTests {
             ["run", "--gpsd", "127.0.0.1:\(port)", "--store", directory.appendingPathComponent("unit.db").path]
                 + arguments,
             output: daemonOutput, errors: daemonErrors)
-        let played = await gpsfake.finishPass()
+        // A deadline that only bounds a hang: ten times the pass's pacing, and 5 minutes for a short log.
+        let played = await gpsfake.finishPass(
+            timeout: .seconds(300) + .seconds(Double(sentences + 1_200) * cycle * 10))
         let gpsfakeOutput = gpsfake.output
         // gpsd is gone: the daemon has every report and passes on the last epoch as its connection closes. Wait
         // until it has written as many lines as the replay (a deadline that only bounds one that writes fewer).
@@ -88,7 +132,11 @@ struct LiveEqualsReplayTests {
             + "\(clock.now - started)")
         #expect(played, "gpsd read the whole log: \(gpsfakeOutput.suffix(2000))")
         #expect(daemon.terminationStatus == 0, "\(FieldTestThroughGPSDTests.text(daemonErrors).suffix(2000))")
-        #expect(!replayed.isEmpty, "the fences along the track give events")
+        if let reason = Self.withoutEvents[name] {
+            #expect(replayed.isEmpty, "\(name) now gives events (it did not: \(reason)); drop it from withoutEvents")
+        } else {
+            #expect(!replayed.isEmpty, "the fences along the track give events")
+        }
         #expect(live == replay.standardOutput, "\(Self.firstDifference(live, replay.standardOutput))")
     }
 
@@ -125,6 +173,38 @@ struct LiveEqualsReplayTests {
             }
             return rmc + rest
         }
+    }
+
+    static func sentence(_ line: String, is type: String) -> Bool {
+        line.hasPrefix("$") && line.dropFirst(3).hasPrefix(type + ",")
+    }
+
+    /// A ZDA's date fields (day, month, year), nil when it has none or is no ZDA.
+    static func zdaDate(of line: String) -> String? {
+        guard sentence(line, is: "ZDA") else { return nil }
+        let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+        guard fields.count > 4, !fields[2].isEmpty, !fields[3].isEmpty, !fields[4].isEmpty else { return nil }
+        return fields[2...4].joined(separator: ",")
+    }
+
+    /// The GLL sentences that follow a GGA directly (no RMC between them) with the GGA's position and a later
+    /// time: sentences relayed a second late under a new time.
+    static func relayedLater(_ lines: [String]) -> Int {
+        var previousGGA: (time: Substring, position: ArraySlice<Substring>)?
+        var count = 0
+        for line in lines {
+            let fields = line.split(separator: "*").first?.split(separator: ",", omittingEmptySubsequences: false)
+                ?? []
+            if sentence(line, is: "GGA"), fields.count > 5 {
+                previousGGA = (fields[1].prefix(6), fields[2...5])
+            } else if sentence(line, is: "RMC") {
+                previousGGA = nil
+            } else if sentence(line, is: "GLL"), fields.count > 5, let gga = previousGGA {
+                if fields[5].prefix(6) != gga.time && Array(fields[1...4]) == Array(gga.position) { count += 1 }
+                previousGGA = nil
+            }
+        }
+        return count
     }
 
     /// RMC and ZDA dates before 2017 moved 16 years forward (see the suite's comment).

@@ -37,13 +37,16 @@ struct NMEAFieldTests {
         }
     }
 
+    /// Angles are the values gpsd's TPV carries (9 decimals, read back as the nearest double), not the exact
+    /// quotient: 5.44310′ is 0.0907183333…°, which gpsd sends as 0.090718333.
     @Test func degreesAndMinutes() throws {
         let brisbane = try #require(try sentence("2734.33926", "S", "15305.44310", "E").coordinate(from: 1))
-        #expect(abs(brisbane.latitude - -(27 + 34.33926 / 60)) < 1e-12)
-        #expect(abs(brisbane.longitude - (153 + 5.44310 / 60)) < 1e-12)
+        #expect(brisbane.latitude == -27.572321)
+        #expect(brisbane.longitude == 153.090718333)
+        #expect(brisbane.longitude != 153 + 5.44310 / 60)
         let west = try #require(try sentence("5229", "N", "00005.5", "W").coordinate(from: 1))
-        #expect(west.latitude == 52 + 29.0 / 60)
-        #expect(abs(west.longitude - -(5.5 / 60)) < 1e-12)
+        #expect(west.latitude == 52.483333333)
+        #expect(west.longitude == -0.091666667)
         #expect(try sentence("", "", "", "").coordinate(from: 1) == nil)
     }
 

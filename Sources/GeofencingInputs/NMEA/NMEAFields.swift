@@ -92,7 +92,7 @@ extension NMEASentence {
         else { throw NMEAFieldError(field: number, name, text, "is not ddmm.mmmm") }
         let degrees = (value / 100).rounded(.down)
         let minutes = value - degrees * 100
-        let result = degrees + minutes / 60
+        let result = Self.asGPSDReportsIt(degrees + minutes / 60)
         guard minutes < 60, result <= maximum else {
             throw NMEAFieldError(field: number, name, text, "is out of range")
         }
@@ -103,6 +103,16 @@ extension NMEASentence {
             throw NMEAFieldError(field: number + 1, "hemisphere", hemisphere,
                                  "is not \(hemispheres.0) or \(hemispheres.1)")
         }
+    }
+
+    /// An angle in degrees as gpsd's TPV carries it (printed with 9 decimals, 0.1 mm): the value a live fix has
+    /// once libgps has read the report back, so the replay of a log and the daemon fed it through gpsd compute
+    /// with the same coordinates (crossing times are interpolated to the millisecond, and a difference of 1e-10°
+    /// moves some of them by one). k / 1e9 is the double nearest the decimal k·10⁻⁹, which is what strtod makes of
+    /// gpsd's text. Exact for minutes with up to 7 decimals: their angle in units of 10⁻⁹° has a fraction of 0,
+    /// ⅓ or ⅔, never near the ½ where the rounding could go the other way than gpsd's.
+    static func asGPSDReportsIt(_ degrees: Double) -> Double {
+        (degrees * 1e9).rounded() / 1e9
     }
 
     static func isDigit(_ byte: UInt8) -> Bool {
