@@ -126,6 +126,18 @@ struct OverspeedRestoreTests {
         #expect(events.last?.overLimitDuration == 30)
     }
 
+    @Test("a limit taken away by a replacement drops the episode, and the record says so at the next fix")
+    func limitRemovedForgetsTheEpisode() throws {
+        let harness = try MonitorHarness()
+        harness.start(zone)
+        let (stored, _) = feed(harness, 0..<20)
+        #expect(stored?.overspeed?.reported == true)
+        harness.start(.test("Z", radius: 1000))
+        let outcome = harness.monitor.process(.fix(fix(20)))
+        let record = try #require(outcome.changedStates["Z"], "the dropped episode is reported")
+        #expect(record.overspeed == nil && record.state == .inside)
+    }
+
     @Test("a running monitor: an outage longer than the timeout ends the episode at the first fix after it")
     func outageEndsTheEpisode() throws {
         let harness = try MonitorHarness()
