@@ -94,7 +94,7 @@ enum MapPageScript {
       }
       return "corridor, half-width " + length(shape.halfWidth) + ", " + shape.vertices + " vertices";
     };
-    // What a fence's tooltip says. A region's note (its rules, say) would follow the kind as " \u00b7 " + note.
+    // What a fence's tooltip says: its zone rules (the payload's note, plain text) follow the kind.
     const fenceText = i => {
       const shape = shapeOf[i];
       const thinned = shape && shape.drawn < shape.vertices ? " (" + shape.drawn + " drawn, within " + length(shape.tolerance) + ")" : "";

@@ -7,7 +7,8 @@ import GeofencingEvents
 ///
 /// Layout (columnar arrays keep 12,866 fences and 30k fixes to about a megabyte):
 /// `{"version":2,"origin":[lat,lon],"kNorth":m/deg,"kEast":m/deg,"bounds":[x0,y0,x1,y1],`
-/// `"fences":{"id":[..],"x":[..],"y":[..],"r":[m|null,..]},`
+/// `"fences":{"id":[..],"x":[..],"y":[..],"r":[m|null,..],"note":["..."|null,..]},` (note: the region's zone
+/// rules, as the tooltip shows them; the array only when some fence has one)
 /// `"shapes":[{"i":fenceIndex,"type":"polygon","rings":[[x,y,x,y,..],..],"box":[x0,y0,x1,y1],"vertices":n,`
 /// `"drawn":n,"tolerance":m},{"i":..,"type":"corridor","path":[x,y,..],"halfWidth":m,"w":planeMetres,..},..],`
 /// `"track":{"total":n,"t0":epochSeconds|null,"x":[..],"y":[..],"inside":"0110..","t":[secondsAfterT0|null,..]},`
@@ -39,6 +40,43 @@ struct MapPayload {
     let trackCount: Int
     let trackDrawnCount: Int
     let eventCount: Int
+
+    /// What a fence's tooltip says of its zone rules after its shape, or nil without any: "speed limit 40 km/h
+    /// (+5 for 5 s)", "active Mo-Fr 07:00-09:00,14:30-16:00 Australia/Brisbane", both joined by " \u{00b7} ". Plain
+    /// text: the page puts it in a text node.
+    static func note(of region: Region) -> String? {
+        var parts: [String] = []
+        if let limit = region.speedLimit {
+            parts.append("speed limit \(plain(limit.limitKilometresPerHour)) km/h "
+                + "(+\(plain(limit.toleranceKilometresPerHour)) for \(plain(limit.duration)) s)")
+        }
+        if let schedule = region.schedule {
+            parts.append("active \(windowsText(schedule)) \(schedule.timeZoneIdentifier)")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " \u{00b7} ")
+    }
+
+    /// A schedule's windows as its canonical text has them (`Schedule.text`, "Mo-Fr 07:00-09:00; Mo-Fr
+    /// 14:30-16:00"), with consecutive windows on the same days written once ("Mo-Fr 07:00-09:00,14:30-16:00").
+    private static func windowsText(_ schedule: Schedule) -> String {
+        let rules = schedule.text.dropFirst(schedule.timeZoneIdentifier.count + 1).components(separatedBy: "; ")
+        var merged: [(days: Substring, times: [Substring])] = []
+        for rule in rules {
+            let parts = rule.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            if merged.last?.days == parts[0] { merged[merged.count - 1].times.append(parts[1]) } else {
+                merged.append((parts[0], [parts[1]]))
+            }
+        }
+        return merged.map { String($0.days) + " " + $0.times.joined(separator: ",") }.joined(separator: "; ")
+    }
+
+    /// A value of a zone rule as a person writes it: "40", "42.5" (up to 3 decimals, trailing zeros dropped).
+    private static func plain(_ value: Double) -> String {
+        var writer = MapJSONWriter(reservingCapacity: 16)
+        writer.number(value, decimals: 3)
+        return writer.text
+    }
 
     init(regions: [Region], track: [MapTrackPoint], events: [EventRecord]) {
         // A fence is drawn when its centre is valid and, for a circle, its radius is; a polygon or corridor when
@@ -121,6 +159,13 @@ struct MapPayload {
         writer.array(fencePlane) { $0.number($1.y, decimals: Self.fenceDecimals) }
         writer.raw(",\"r\":")
         writer.array(fences) { $0.optionalNumber($1.radius, decimals: Self.fenceDecimals) }
+        let notes = fences.map(Self.note(of:))
+        if notes.contains(where: { $0 != nil }) {
+            writer.raw(",\"note\":")
+            writer.array(notes) { writer, note in
+                if let note { writer.string(note) } else { writer.raw("null") }
+            }
+        }
         writer.raw("},\"shapes\":")
         writer.array(outlines) { writer, entry in Self.write(entry.outline, fence: entry.index, to: &writer) }
         writer.raw(",\"track\":{\"total\":\(fixes.count),\"t0\":")

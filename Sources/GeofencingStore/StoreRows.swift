@@ -91,7 +91,7 @@ enum StoreRows {
         return nil
     }
 
-    /// Reads a row of `StoreSQL.selectRegions` / `selectRegion` (columns 0 ... 20).
+    /// Reads a row of `StoreSQL.selectRegions` / `selectRegion` (columns 0 ... 25).
     static func region(_ row: Statement, path: String) throws(StoreError) -> StoredRegion {
         let identifier = row.text(0)
         let place = "regions row \(JSONText.quoted(identifier))"
@@ -126,8 +126,33 @@ enum StoreRows {
             state: try state(row.text(8), path: path, where: place + " state"),
             lastKnownState: try state(row.text(9), path: path, where: place + " known_state"),
             insideSince: row.double(10).map(Date.init(timeIntervalSinceReferenceDate:)),
-            dwellReported: row.int64(11) != 0)
+            dwellReported: row.int64(11) != 0,
+            overspeed: try overspeedEpisode(row, path: path, place: place))
         return StoredRegion(region: definition, stateRecord: stateRecord)
+    }
+
+    /// The overspeed episode of a regions row: columns 21 overspeed_since ... 25 overspeed_latest, all NULL or
+    /// since, max, reported and latest set (under only in a reported episode).
+    private static func overspeedEpisode(
+        _ row: Statement, path: String, place: String
+    ) throws(StoreError) -> OverspeedEpisode? {
+        func date(_ column: Int32) -> Date? { row.double(column).map(Date.init(timeIntervalSinceReferenceDate:)) }
+        guard let since = date(21) else {
+            if (22...25).contains(where: { !row.isNull($0) }) {
+                throw .corrupt(path: path, detail: "\(place) has an overspeed episode without overspeed_since")
+            }
+            return nil
+        }
+        guard let maximum = row.double(22), !row.isNull(23), let latest = date(25) else {
+            throw .corrupt(path: path, detail: "\(place) has overspeed_since without overspeed_max, "
+                + "overspeed_reported or overspeed_latest")
+        }
+        let reported = row.int64(23) != 0
+        if !reported, !row.isNull(24) {
+            throw .corrupt(path: path, detail: "\(place) has overspeed_under in an episode not reported")
+        }
+        return OverspeedEpisode(overSince: since, maximumSpeed: maximum, reported: reported, underSince: date(24),
+                                latestFix: latest)
     }
 
     /// The shape of a regions row: columns 1 latitude, 2 longitude, 3 radius, 15 shape, 16 geometry.
@@ -171,13 +196,24 @@ enum StoreRows {
     /// Why the store cannot keep a region's state record, or nil: an `insideSince` that is NaN (it would come back
     /// as NULL).
     static func problem(with stateRecord: RegionStateRecord, identifier: String) -> String? {
+        let name = "the state of region \(JSONText.quoted(identifier))"
         if stateRecord.insideSince?.timeIntervalSinceReferenceDate.isNaN == true {
-            return "the state of region \(JSONText.quoted(identifier)): inside since is not a number"
+            return "\(name): inside since is not a number"
+        }
+        if let episode = stateRecord.overspeed {
+            let numbers = [episode.overSince.timeIntervalSinceReferenceDate, episode.maximumSpeed,
+                           episode.latestFix.timeIntervalSinceReferenceDate,
+                           episode.underSince?.timeIntervalSinceReferenceDate ?? 0]
+            if numbers.contains(where: \.isNaN) { return "\(name): a time or speed of its overspeed is not a number" }
+            if !(episode.maximumSpeed >= 0) { return "\(name): its overspeed's maximum speed is negative" }
+            if episode.underSince != nil, !episode.reported {
+                return "\(name): its overspeed has a time under the limit but was not reported"
+            }
         }
         return nil
     }
 
-    /// Binds ?1 ... ?5 of `StoreSQL.updateRegionState`.
+    /// Binds ?1 ... ?10 of `StoreSQL.updateRegionState`.
     static func bindState(
         _ stateRecord: RegionStateRecord, identifier: String, to statement: Statement
     ) throws(StoreError) {
@@ -186,6 +222,12 @@ enum StoreRows {
         try statement.bind(3, stateRecord.lastKnownState.rawValue)
         try statement.bind(4, stateRecord.insideSince?.timeIntervalSinceReferenceDate)
         try statement.bind(5, stateRecord.dwellReported)
+        let episode = stateRecord.overspeed
+        try statement.bind(6, episode?.overSince.timeIntervalSinceReferenceDate)
+        try statement.bind(7, episode?.maximumSpeed)
+        if let episode { try statement.bind(8, episode.reported) } else { try statement.bind(8, nil as Double?) }
+        try statement.bind(9, episode?.underSince?.timeIntervalSinceReferenceDate)
+        try statement.bind(10, episode?.latestFix.timeIntervalSinceReferenceDate)
     }
 
     // MARK: Events

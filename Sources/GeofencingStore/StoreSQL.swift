@@ -17,16 +17,17 @@ enum StoreSQL {
     /// `PRAGMA application_id` of a geofence store: "GeoF" in ASCII. Tells our file from other SQLite files.
     static let applicationID: Int32 = 0x4765_6F46
     /// `PRAGMA user_version`: the schema version this build writes and reads. Bump it with a migration.
-    static let schemaVersion: Int32 = 6
+    static let schemaVersion: Int32 = 7
     /// The `meta` key of the highest sequence number ever appended (kept when events are pruned).
     static let lastSequenceKey = "last_sequence"
 
-    /// The current version (6). Run in one write transaction, with the two pragmas that mark the file as ours.
+    /// The current version (7). Run in one write transaction, with the two pragmas that mark the file as ours.
     /// Version 1 lacked the columns regions.source_datum, approach_seconds and approach_distance; version 2 had
     /// circles only (no regions.shape and geometry, radius NOT NULL); version 3 lacked the fence_set table;
     /// version 4 lacked events.crossed_at; version 5 lacked the zone rules (regions.speed_limit_kmh,
-    /// speed_tolerance_kmh, speed_duration_s, schedule; the overspeed kinds and events.max_speed, over_limit).
-    /// `migrations` upgrades an older file.
+    /// speed_tolerance_kmh, speed_duration_s, schedule; the overspeed kinds and events.max_speed, over_limit);
+    /// version 6 lacked the overspeed episode of a region's state (regions.overspeed_since, overspeed_max,
+    /// overspeed_reported, overspeed_under, overspeed_latest). `migrations` upgrades an older file.
     static let createSchema = SQLStatement(
         name: "create schema",
         text: """
@@ -37,6 +38,7 @@ enum StoreSQL {
 
             \(regionsTable("regions", zoneRules: false));
             \(zoneRulesMigration(to: 6).prefix(4).map(\.text).joined(separator: ";\n"));
+            \(overspeedEpisodeMigration(to: 7).dropLast().map(\.text).joined(separator: ";\n"));
 
             -- The outbox. No foreign key to regions: an event outlives the region it concerns.
             \(eventsTable("events"));
@@ -67,7 +69,8 @@ enum StoreSQL {
     /// its geometry. Coordinates are WGS-84 in every column; `source_datum` says what they were given in.
     ///
     /// The state columns hold the region's `RegionStateRecord` as the monitor last reported it: state, known_state
-    /// (its `lastKnownState`), inside_since, dwell_reported.
+    /// (its `lastKnownState`), inside_since, dwell_reported, and from version 7 its `overspeed` episode
+    /// (overspeed_since ... overspeed_latest, all NULL when none is under way).
     /// `zoneRules: false` leaves out version 6's columns: the table as the migration from version 2 to 3 builds it
     /// (the step from 5 to 6 adds them; a new file adds them with the same statements, so that its DDL is the
     /// upgraded file's).
@@ -157,6 +160,16 @@ enum StoreSQL {
     private static let speedDurationColumn = "speed_duration_s REAL CHECK (speed_duration_s >= 0)"
     /// The schedule's text form (`Schedule.text`); NULL: always active.
     private static let scheduleColumn = "schedule TEXT"
+    /// An overspeed episode under way (`OverspeedEpisode`), version 7: GNSS times in seconds since 2001 and the
+    /// maximum in m/s; overspeed_since NULL: none (the other four NULL too; `StoreRows.region` checks it).
+    private static let overspeedEpisodeColumns = [
+        "overspeed_since REAL",
+        "overspeed_max REAL CHECK (overspeed_max >= 0)",
+        "overspeed_reported INTEGER CHECK (overspeed_reported IN (0, 1))",
+        "overspeed_under REAL",
+        "overspeed_latest REAL",
+    ]
+
     private static var zoneRulesColumns: String {
         "\n    \(speedLimitColumn),\n    \(speedToleranceColumn),\n    \(speedDurationColumn),\n    \(scheduleColumn),"
     }
@@ -209,7 +222,19 @@ enum StoreSQL {
             SQLStatement(name: "migrate to version 5: set user_version", text: "PRAGMA user_version = 5"),
         ],
         5: zoneRulesMigration(to: 6),
+        6: overspeedEpisodeMigration(to: 7),
     ]
+
+    /// The step that keeps an overspeed episode across a restart: five region columns, NULL in every row (no
+    /// episode was kept before, so none is under way as far as the file knows). `version` is the one it leads to;
+    /// a new file runs the same ALTERs (all but the last statement), so that its DDL is the upgraded file's.
+    static func overspeedEpisodeMigration(to version: Int32) -> [SQLStatement] {
+        let step = "migrate to version \(version) (overspeed episodes)"
+        return overspeedEpisodeColumns.map { column in
+            let name = column.prefix { $0 != " " }
+            return SQLStatement(name: "\(step): add regions.\(name)", text: "ALTER TABLE regions ADD COLUMN \(column)")
+        } + [SQLStatement(name: "\(step): set user_version", text: "PRAGMA user_version = \(version)")]
+    }
 
     /// The zone rules' step (speed limits and schedules): four region columns added, and the outbox rebuilt for its
     /// wider CHECK of `kind` and its two new columns (renamed, created under its name, rows copied in sequence
@@ -268,11 +293,12 @@ enum StoreSQL {
 
     // MARK: Regions
 
-    /// Columns 0 ... 20, as `StoreRows.region` reads them.
+    /// Columns 0 ... 25, as `StoreRows.region` reads them.
     private static let regionColumns = """
         identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit, dwell_time, hysteresis,
         state, known_state, inside_since, dwell_reported, source_datum, approach_seconds, approach_distance,
-        shape, geometry, speed_limit_kmh, speed_tolerance_kmh, speed_duration_s, schedule
+        shape, geometry, speed_limit_kmh, speed_tolerance_kmh, speed_duration_s, schedule,
+        overspeed_since, overspeed_max, overspeed_reported, overspeed_under, overspeed_latest
         """
     static let selectRegions = SQLStatement(
         name: "select regions", text: "SELECT \(regionColumns) FROM regions ORDER BY position")
@@ -319,11 +345,14 @@ enum StoreSQL {
                 schedule = excluded.schedule
             """)
     static let deleteRegion = SQLStatement(name: "delete region", text: "DELETE FROM regions WHERE identifier = ?1")
-    /// ?1 identifier, ?2 state, ?3 known_state, ?4 inside_since, ?5 dwell_reported.
+    /// ?1 identifier, ?2 state, ?3 known_state, ?4 inside_since, ?5 dwell_reported, ?6 overspeed_since,
+    /// ?7 overspeed_max, ?8 overspeed_reported, ?9 overspeed_under, ?10 overspeed_latest.
     static let updateRegionState = SQLStatement(
         name: "update region state",
         text: """
-            UPDATE regions SET state = ?2, known_state = ?3, inside_since = ?4, dwell_reported = ?5
+            UPDATE regions SET state = ?2, known_state = ?3, inside_since = ?4, dwell_reported = ?5,
+                overspeed_since = ?6, overspeed_max = ?7, overspeed_reported = ?8, overspeed_under = ?9,
+                overspeed_latest = ?10
             WHERE identifier = ?1
             """)
 

@@ -24,8 +24,8 @@ struct CrossingTimeStoreTests {
         return event
     }
 
-    /// A version-4 store with a region inside and an event: the current file with version 6's additions undone and
-    /// version 5's column dropped.
+    /// A version-4 store with a region inside and an event: the current file with the additions of versions 6 and 7
+    /// undone and version 5's column dropped.
     func makeVersionFourStore() throws {
         do {
             let store = try GeofenceStore(path: path)

@@ -76,8 +76,8 @@ struct SchemaVersionThreeMigrationTests {
         path = directory.path("v3.sqlite")
     }
 
-    /// A version-3 store with a region inside and an event: the current file with the additions of versions 4, 5
-    /// and 6 undone.
+    /// A version-3 store with a region inside and an event: the current file with the additions of versions 4 to 7
+    /// undone.
     func makeVersionThreeStore() throws {
         do {
             let store = try GeofenceStore(path: path)

@@ -128,9 +128,9 @@ struct SchemaMigrationTests {
         #expect(fileBytes(path) == before)
     }
 
-    /// Each step failing in turn (the disk full at every ALTER and version pragma of 1 -> 2, and at every step of
-    /// 2 -> 3 and 3 -> 4, which run in the same transaction): the open throws, and the file is byte for byte the
-    /// version-1 file, which then upgrades normally.
+    /// Each step failing in turn (the disk full at every ALTER and version pragma of 1 -> 2, and at steps of each
+    /// later upgrade up to 7, which run in the same transaction): the open throws, and the file is byte for byte
+    /// the version-1 file, which then upgrades normally.
     @Test("a failure during the migration leaves the version-1 file untouched", arguments: [
         "migrate to version 2: add regions.source_datum", "migrate to version 2: add regions.approach_seconds",
         "migrate to version 2: add regions.approach_distance", "migrate to version 2: set user_version",
@@ -138,6 +138,8 @@ struct SchemaMigrationTests {
         "migrate to version 4: create fence_set", "migrate to version 4: set user_version",
         "migrate to version 5: add events.crossed_at", "migrate to version 5: set user_version",
         "migrate to version 6 (zone rules): copy events", "migrate to version 6 (zone rules): set user_version",
+        "migrate to version 7 (overspeed episodes): add regions.overspeed_latest",
+        "migrate to version 7 (overspeed episodes): set user_version",
     ])
     func failedMigrationChangesNothing(failingStep: String) throws {
         try makeVersionOneStore()

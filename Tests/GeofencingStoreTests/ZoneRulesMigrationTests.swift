@@ -37,8 +37,10 @@ struct ZoneRulesMigrationTests {
         ) STRICT
         """
 
-    /// Undoes version 6's additions in a file this build wrote: version 5's file, as a deployed unit has it.
-    static let undoZoneRules = """
+    /// Undoes version 7's and 6's additions in a file this build wrote: version 5's file, as a deployed unit has
+    /// it.
+    static let undoZoneRules = OverspeedEpisodeMigrationTests.undoOverspeedEpisodes + """
+
         BEGIN;
         ALTER TABLE regions DROP COLUMN speed_limit_kmh;
         ALTER TABLE regions DROP COLUMN speed_tolerance_kmh;
@@ -84,7 +86,7 @@ struct ZoneRulesMigrationTests {
         #expect(try store.undelivered(sink: "jsonl", limit: 10).map(\.sequence) == [2])
     }
 
-    @Test("opening a version-5 store for writing upgrades it to 6, keeps everything, and takes the zone rules")
+    @Test("opening a version-5 store for writing upgrades it (to 7), keeps everything, and takes the zone rules")
     func upgradesVersionFive() throws {
         try Self.makeVersionFiveStore(at: path)
         var depot = Fixture.region("depot")
@@ -99,7 +101,7 @@ struct ZoneRulesMigrationTests {
             _ = try store.upsertRegions([depot])
             try store.append([overspeed], states: [:])
         }
-        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "6\n")
+        #expect(try run(SQLiteShell.executable, [path, "PRAGMA user_version"]) == "7\n")
         #expect(try run(SQLiteShell.executable, [path, "PRAGMA quick_check"]) == "ok\n")
         let reopened = try GeofenceStore(path: path, readOnly: true)
         let stored = try #require(try reopened.region(identifier: "depot"))

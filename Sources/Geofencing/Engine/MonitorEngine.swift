@@ -108,10 +108,17 @@ final class MonitorEngine {
         states.reserveCapacity(changed.count)
         for slot in changed.slots {
             guard let record = records[slot] else { continue }
-            states[record.definition.identifier] = record.stateRecord
+            states[record.definition.identifier] = stateRecord(of: slot, record)
         }
         changed.removeAll()
         return states
+    }
+
+    /// What a store keeps of the region in `slot`: its record's state, with the episode of its speed limit.
+    func stateRecord(of slot: Int, _ record: RegionRecord) -> RegionStateRecord {
+        var state = record.stateRecord
+        if speedRule.limitedRegions > 0 { state.overspeed = speedRule.episodes[slot]?.stored }
+        return state
     }
 
     /// Moves every time the rules keep by `step` seconds, for a time base adopted backwards: the rules go on as if
@@ -119,7 +126,8 @@ final class MonitorEngine {
     /// known). The states stand (the next fix judges them with the hysteresis, as always); a dwell clock keeps the
     /// time it has counted; the outage clock runs from the last usable fix as before; nothing is interpolated
     /// across the step (the last usable fix and the first new one are at most zero seconds apart); the approach
-    /// alarms' motion window starts afresh (a velocity fitted across the step would be wrong).
+    /// alarms' motion window starts afresh (a velocity fitted across the step would be wrong); an overspeed episode
+    /// keeps its times relative to the new base (and its record is reported changed, as a moved dwell clock is).
     private func shiftTimeBase(by step: TimeInterval) {
         lastObservation = lastObservation.map { $0 + step }
         if let last = lastUsable {
@@ -136,6 +144,7 @@ final class MonitorEngine {
         }
         approach.shiftTimeBase(by: step)
         speedRule.shiftTimeBase(by: step)
+        for slot in speedRule.watched.slots where speedRule.episodes[slot]?.latestFix != nil { changed.insert(slot) }
         schedules.shiftTimeBase()
     }
 

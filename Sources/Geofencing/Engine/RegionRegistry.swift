@@ -54,6 +54,8 @@ extension MonitorEngine {
                 throw error
             }
             link(coreHandle: handle, to: slot, replacing: record.handle)
+            // A limit taken away drops its episode, which the store must forget too.
+            if region.speedLimit == nil, speedRule.episodes[slot]?.latestFix != nil { changed.insert(slot) }
             speedRule.update(slot, from: record.definition.speedLimit, to: region.speedLimit)
             if record.definition.schedule != region.schedule { schedules.update(slot, schedule: region.schedule) }
             if record.state == .inside, let speedLimit = region.speedLimit { speedRule.watch(slot, speedLimit) }
@@ -100,7 +102,8 @@ extension MonitorEngine {
 
     /// Adds or replaces a region whose state was known before (a restarted daemon's store). The state stands as
     /// after an outage: the first usable fix confirms it silently unless it is past the boundary by the threshold,
-    /// which is an enter or exit flagged `inferred`. A replaced region keeps its live state.
+    /// which is an enter or exit flagged `inferred`. A replaced region keeps its live state. A restored overspeed
+    /// episode (`RegionStateRecord.overspeed`, kept only for a region inside with a speed limit) goes on.
     func restore(_ region: Region, _ restored: RegionStateRecord) throws(RegionMonitorError) -> [MonitorEvent] {
         let isNew = recordSlot(for: region.identifier) == nil
         let events = try start(region)
@@ -113,6 +116,11 @@ extension MonitorEngine {
         if restored.lastKnownState == .inside {
             records[slot]!.insideSince = restored.insideSince
             records[slot]!.dwellReported = restored.dwellReported
+            // An episode under way goes on from the first fix (or ends there: `reportOverspeeds`).
+            if let episode = restored.overspeed, let speedLimit = region.speedLimit,
+               episode.maximumSpeed.isFinite, episode.maximumSpeed >= 0 {
+                speedRule.restore(slot, speedLimit, episode)
+            }
         }
         return events
     }

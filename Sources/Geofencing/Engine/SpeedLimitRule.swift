@@ -17,6 +17,10 @@ struct SpeedLimitRule {
         /// First fix of the current stretch at or under the limit during an episode.
         var underSince: Date?
         var maximumSpeed = 0.0
+        /// GNSS time of the latest fix in the zone while the episode (or candidate) lasts; nil: none under way.
+        var latestFix: Date?
+        /// `latestFix` when the episode was last reported changed (`OverspeedEpisode.refreshInterval`).
+        var storedLatestFix: Date?
 
         init(_ speedLimit: SpeedLimit) {
             limit = speedLimit.limit
@@ -24,11 +28,43 @@ struct SpeedLimitRule {
             duration = speedLimit.duration
         }
 
+        /// A stored episode, going on under `speedLimit` (the region's limit now, which a fence set may have
+        /// changed meanwhile, as `update` does for a live one).
+        init(_ speedLimit: SpeedLimit, restoring stored: OverspeedEpisode) {
+            self.init(speedLimit)
+            overSince = stored.overSince
+            firing = stored.reported
+            underSince = stored.reported ? stored.underSince : nil
+            maximumSpeed = stored.maximumSpeed
+            latestFix = stored.latestFix
+            storedLatestFix = stored.latestFix
+        }
+
         mutating func reset() {
             overSince = nil
             firing = false
             underSince = nil
             maximumSpeed = 0
+            latestFix = nil
+            storedLatestFix = nil
+        }
+
+        /// What a state record keeps of it (`RegionStateRecord.overspeed`): nil when nothing is under way.
+        var stored: OverspeedEpisode? {
+            guard let overSince, let latestFix else { return nil }
+            return OverspeedEpisode(overSince: overSince, maximumSpeed: maximumSpeed, reported: firing,
+                                    underSince: underSince, latestFix: latestFix)
+        }
+
+        /// Whether the store's copy is out of date now that `before` became this (the rule of
+        /// `OverspeedEpisode`); when it is, `storedLatestFix` becomes the latest fix.
+        mutating func needsStoring(after before: Episode) -> Bool {
+            guard let latestFix else { return before.latestFix != nil }
+            let stale = overSince != before.overSince || firing != before.firing
+                || maximumSpeed != before.maximumSpeed || underSince != before.underSince
+                || storedLatestFix.map { latestFix.timeIntervalSince($0) >= OverspeedEpisode.refreshInterval } ?? true
+            if stale { storedLatestFix = latestFix }
+            return stale
         }
     }
 
@@ -69,11 +105,20 @@ struct SpeedLimitRule {
 
     mutating func setEpisode(_ slot: Int, _ episode: Episode) { episodes[slot] = episode }
 
+    /// A restored region's stored episode: watched from the first fix on, so that it goes on, or ends (with its
+    /// `overspeedEnd`) when that fix finds the vehicle gone or the gap too long.
+    mutating func restore(_ slot: Int, _ speedLimit: SpeedLimit, _ stored: OverspeedEpisode) {
+        episodes[slot] = Episode(speedLimit, restoring: stored)
+        watched.insert(slot)
+    }
+
     /// A time base adopted backwards: the episodes' clocks move with it (see `MonitorEngine.shiftTimeBase`).
     mutating func shiftTimeBase(by step: TimeInterval) {
         for slot in watched.slots {
             episodes[slot]?.overSince? += step
             episodes[slot]?.underSince? += step
+            episodes[slot]?.latestFix? += step
+            episodes[slot]?.storedLatestFix? += step
         }
         positions.shiftTimeBase(by: step)
     }
@@ -131,14 +176,27 @@ struct PositionHistory {
 
 extension MonitorEngine {
     /// The overspeed events of this fix, after its transitions (so an exit at this fix comes before the end of the
-    /// episode it ends). `speed` is the fix's speed, or the one measured from positions.
+    /// episode it ends). `speed` is the fix's speed, or the one measured from positions. A region whose episode
+    /// changed as its state record keeps it (`OverspeedEpisode`) is marked changed.
     func reportOverspeeds(at fix: Fix, point: gf_point, speed: Double?) {
         var index = speedRule.watched.count - 1
         while index >= 0 {
             let slot = speedRule.watched.slots[index]
             index -= 1
-            guard let record = records[slot], var episode = speedRule.episodes[slot] else { continue }
+            guard let record = records[slot], let before = speedRule.episodes[slot] else { continue }
+            var episode = before
             let time = fix.timestamp
+            if let latest = episode.latestFix, time.timeIntervalSince(latest) > configuration.outageTimeout {
+                // No fix of the episode for longer than the outage rule waits (an outage, or a restart after a long
+                // stop): the speed meanwhile is not known, so the episode ends where its fixes did. A reported one
+                // ends at this fix, over the limit until its last fix before the gap (or its stretch under the
+                // limit began); a candidate is dropped. A speed still too high starts a new candidate below.
+                if episode.firing, let since = episode.overSince {
+                    emitOverspeed(.overspeedEnd, slot, fix: fix, point: point, maximum: episode.maximumSpeed,
+                                  over: (episode.underSince ?? latest).timeIntervalSince(since))
+                }
+                episode.reset()
+            }
             let inZone = record.state == .inside && schedules.isActive(slot)
             if !inZone {
                 if episode.firing, let since = episode.overSince {
@@ -147,37 +205,48 @@ extension MonitorEngine {
                 }
                 speedRule.stopWatching(slot)
                 if record.state == .inside { speedRule.watch(slot, record.definition.speedLimit!) }
+                if before.latestFix != nil { changed.insert(slot) }
                 continue
             }
-            guard let speed else { continue }
-            if !episode.firing {
-                if speed > episode.threshold {
-                    let since = episode.overSince ?? time
-                    episode.overSince = since
-                    episode.maximumSpeed = max(episode.maximumSpeed, speed)
-                    if time.timeIntervalSince(since) >= episode.duration {
-                        episode.firing = true
-                        emitOverspeed(.overspeed, slot, fix: fix, point: point, maximum: episode.maximumSpeed,
-                                      over: time.timeIntervalSince(since))
-                    }
-                } else {
-                    episode.reset()
+            if let speed { judgeSpeed(speed, of: &episode, slot, fix: fix, point: point) }
+            if episode.overSince != nil { episode.latestFix = time }
+            if episode.needsStoring(after: before) { changed.insert(slot) }
+            speedRule.setEpisode(slot, episode)
+        }
+    }
+
+    /// The rule for one fix in the zone with a known speed: a candidate fires after the duration above limit +
+    /// tolerance, a reported episode ends after the duration at or under the limit.
+    private func judgeSpeed(
+        _ speed: Double, of episode: inout SpeedLimitRule.Episode, _ slot: Int, fix: Fix, point: gf_point
+    ) {
+        let time = fix.timestamp
+        if !episode.firing {
+            if speed > episode.threshold {
+                let since = episode.overSince ?? time
+                episode.overSince = since
+                episode.maximumSpeed = max(episode.maximumSpeed, speed)
+                if time.timeIntervalSince(since) >= episode.duration {
+                    episode.firing = true
+                    emitOverspeed(.overspeed, slot, fix: fix, point: point, maximum: episode.maximumSpeed,
+                                  over: time.timeIntervalSince(since))
                 }
             } else {
-                episode.maximumSpeed = max(episode.maximumSpeed, speed)
-                if speed > episode.limit {
-                    episode.underSince = nil
-                } else {
-                    let under = episode.underSince ?? time
-                    episode.underSince = under
-                    if time.timeIntervalSince(under) >= episode.duration, let since = episode.overSince {
-                        emitOverspeed(.overspeedEnd, slot, fix: fix, point: point, maximum: episode.maximumSpeed,
-                                      over: under.timeIntervalSince(since))
-                        episode.reset()
-                    }
+                episode.reset()
+            }
+        } else {
+            episode.maximumSpeed = max(episode.maximumSpeed, speed)
+            if speed > episode.limit {
+                episode.underSince = nil
+            } else {
+                let under = episode.underSince ?? time
+                episode.underSince = under
+                if time.timeIntervalSince(under) >= episode.duration, let since = episode.overSince {
+                    emitOverspeed(.overspeedEnd, slot, fix: fix, point: point, maximum: episode.maximumSpeed,
+                                  over: under.timeIntervalSince(since))
+                    episode.reset()
                 }
             }
-            speedRule.setEpisode(slot, episode)
         }
     }
 
