@@ -1,8 +1,8 @@
 // Crossing times on a real drive: the Brisbane car log (1 Hz) across circles laid on its route. The crossings of the
 // full-rate log are the reference; the log decimated to one fix per 5 s and per 10 s (every phase) must find them
-// again: 95 % within 2 s at one fix per 5 s. At one per 10 s the fixes are 114 m apart on an urban route and the
-// straight segment between two of them cuts its corners: 90 % within 3 s is required here (the simulated drives
-// hold 95 % within 3 s at that rate).
+// again: 95 % within 2 s at one fix per 5 s, within 3 s at one per 10 s, where the fixes are 114 m apart on an urban
+// route (the straight segment between two of them cuts its corners and misses the braking for a stop; the curve of
+// the fixes' speeds and courses follows both).
 import Foundation
 import Geofencing
 import GeofencingInputs
@@ -39,7 +39,7 @@ struct CrossingTimeRealDriveTests {
     }
 
     @Test("decimated to one fix per 5 s and per 10 s, the crossings agree with the full rate's",
-          arguments: [(5, 2.0, 0.95), (10, 3.0, 0.90)])
+          arguments: [(5, 2.0, 0.95), (10, 3.0, 0.95)])
     func decimated(every step: Int, target: Double, share: Double) throws {
         let fixes = try Self.fixes()
         let regions = Self.fences(along: fixes)

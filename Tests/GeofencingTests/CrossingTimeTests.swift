@@ -1,6 +1,7 @@
 // Crossing times (`RegionEvent.crossedAt`) on hand-made tracks whose crossings are known: between two fixes, with the
-// hysteresis passed later, after a long stretch just inside (and one interrupted), a pass, an outage, and the kinds
-// that have none.
+// hysteresis passed later, after a long stretch just inside (and one interrupted), along the curve of the fixes'
+// speeds and courses (a corner, braking, and the straight segment when the speeds disagree with the positions), a
+// pass (and one from a fix already inside), an outage, and the kinds that have none.
 import Foundation
 import Geofencing
 import Testing
@@ -120,6 +121,82 @@ struct CrossingTimeTests {
         }
         expectNear(crossing(transitions.first), 0.8)
         expectNear(crossing(transitions.last), 2.4)
+    }
+
+    @Test("a corner between fixes 10 s apart: the crossing on the curve of the fixes' velocities, not the chord")
+    func aroundACorner() throws {
+        // A quarter turn left at 12.6 m/s on a circle of 80 m around (20 m west, 50 m south of the centre): from
+        // heading east at 130 m south to heading north at 60 m east, in 10 s; the region's boundary is crossed on
+        // the arc at t = 7.06 s. The chord between the two fixes crosses it at 3.82 s; the Hermite curve of their
+        // velocities within 0.15 s of the arc (a cubic's departure from a quarter circle is 0.3 % of its radius).
+        let radius = 80.0, duration = 10.0, speed = radius * .pi / 2 / duration
+        func onArc(_ t: Double) -> (east: Double, north: Double) {
+            let angle = -Double.pi / 2 + t / duration * .pi / 2
+            return (-20 + radius * cos(angle), -50 + radius * sin(angle))
+        }
+        // The arc's own crossing, by bisection on the plane's distance (within 2 cm of the core's here).
+        var low = 0.0, high = duration
+        for _ in 0..<50 {
+            let middle = (low + high) / 2, (east, north) = onArc(middle)
+            if (east * east + north * north).squareRoot() > 100 { low = middle } else { high = middle }
+        }
+        let truth = (low + high) / 2
+        let harness = try MonitorHarness()
+        harness.start(.test("A"))
+        harness.feed([fix(north: -130, east: -20, at: 0).withVelocity(speed: speed, course: 90),
+                      fix(north: -50, east: 60, at: duration).withVelocity(speed: speed, course: 0)])
+        let enter = try #require(harness.transitions(of: "A").first, "\(harness.events(of: "A").summary)")
+        #expect(enter.kind == .enter && enter.time == TrackBuilder.epoch + duration, "\(enter.summary)")
+        let crossed = try #require(crossing(enter))
+        #expect(abs(crossed - truth) < 0.15, "crossed at \(crossed) s, the arc at \(truth) s")
+    }
+
+    @Test("braking to a stop between two fixes: the crossing early in the gap, as the speeds say")
+    func brakingToAStop() throws {
+        // 20 m/s north at 160 m south, braking evenly to a stop 60 m south 10 s later: north(t) = -160 + 20 t - t²,
+        // across the boundary (100 m south) at t = 10 - √40 = 3.675 s; the straight segment with even time says
+        // 6 s. The Hermite curve of these speeds is that very parabola.
+        let harness = try MonitorHarness()
+        harness.start(.test("A"))
+        harness.feed([fix(north: -160, at: 0).withVelocity(speed: 20, course: 0),
+                      fix(north: -60, at: 10).withVelocity(speed: 0, course: 0)])
+        let enter = try #require(harness.transitions(of: "A").first, "\(harness.events(of: "A").summary)")
+        #expect(enter.kind == .enter, "\(enter.summary)")
+        expectNear(crossing(enter), 10 - 40.0.squareRoot())
+    }
+
+    @Test("speeds that disagree with the positions: the straight segment")
+    func implausibleSpeeds() throws {
+        // 100 m north in 10 s while both fixes say 30 m/s: the curve of those speeds would be a third the length
+        // the speeds imply (it rushes ahead and waits: the crossing at 2.7 s), so the segment's 4.5 s is taken.
+        let harness = try MonitorHarness()
+        harness.start(.test("A"))
+        harness.feed([fix(north: -145, at: 0).withVelocity(speed: 30, course: 0),
+                      fix(north: -45, at: 10).withVelocity(speed: 30, course: 0)])
+        let enter = try #require(harness.transitions(of: "A").first, "\(harness.events(of: "A").summary)")
+        expectNear(crossing(enter), 4.5)
+    }
+
+    @Test("a pass that starts at a fix already inside: the enter crossed where that fix's stretch began")
+    func passFromAFixInside() throws {
+        // Fixes 30 m accurate (threshold 30 m): 145 m south (outside) at t = 0, 95 m south at t = 5 (5 m inside,
+        // not enough for an enter; crossed at t = 4.5 s), 95 m north at t = 15 (5 m inside): the segment between
+        // the last two goes through the centre, a pass, whose entry is clamped to its first fix (t = 5 s). The
+        // vehicle crossed at 4.5 s. The exit's crossing is the pass's (t = 15 s): the vehicle has not left yet.
+        let harness = try MonitorHarness()
+        harness.start(.test("A"))
+        harness.feed([fix(north: -145, at: 0), fix(north: -95, at: 5), fix(north: 95, at: 15),
+                      fix(north: 145, at: 20)].map { fix in
+            var fix = fix
+            fix.horizontalAccuracy = 30
+            return fix
+        })
+        let transitions = harness.transitions(of: "A")
+        #expect(transitions.kinds == [.enter, .exit], "\(transitions.summary)")
+        #expect(transitions.allSatisfy { $0.interpolated }, "\(transitions.summary)")
+        #expect(transitions.first?.time == TrackBuilder.epoch + 5)
+        expectNear(crossing(transitions.first), 4.5)
+        expectNear(crossing(transitions.last), 15)
     }
 
     @Test("an inferred exit after an outage: crossed on the segment across the outage")

@@ -72,10 +72,13 @@ public struct RegionEvent: Sendable, Hashable {
     /// decided it, which hysteresis and the fix's accuracy can make later (a vehicle that drives just inside for a
     /// while is entered late by design, but crossed at the start of that stretch).
     ///
-    /// - Enter and exit: the instant the straight segment from the last fix on the old side of the boundary (the
-    ///   signed distance's sign) to the first fix on the new side crosses it, the time running evenly between the
-    ///   two fixes. When the fixes went back to the old side before the rules decided, the last such crossing.
-    /// - Interpolated (a pass between two fixes): the segment's own crossing, equal to `time`.
+    /// - Enter and exit: the instant the vehicle's path from the last fix on the old side of the boundary (the
+    ///   signed distance's sign) to the first fix on the new side crosses it: the curve of the two fixes' speeds
+    ///   and courses when both have them and it is plausible, else the straight segment with the time running
+    ///   evenly between the two fixes. When the fixes went back to the old side before the rules decided, the
+    ///   last such crossing.
+    /// - Interpolated (a pass between two fixes): the segment's own crossing, equal to `time`; for an enter whose
+    ///   pass starts at a fix already just inside, the crossing at the start of that fix's stretch inside.
     /// - Inferred (after an outage): the crossing of the straight segment from the last usable fix before the
     ///   outage to the first after it, so somewhere in the outage, a rough estimate; nil when there was no fix
     ///   before (a restart: the state came from a store).

@@ -5,10 +5,10 @@ import Foundation
 /// region's own side (inside for a region inside, outside for one outside) and where they crossed.
 ///
 /// Hysteresis and accuracy decide *whether* a region's state changes, and at which fix; the crossing says *when*:
-/// the instant the straight segment from the last fix on the state's side to the first fix beyond the boundary
-/// crosses it (`MonitorEngine.crossingTime`). A vehicle that drives just beyond the boundary for a while, not far
-/// enough for the hysteresis, and then further, crossed at the start of that stretch; one that came back to its
-/// side in between crossed again, at the start of the last stretch.
+/// the instant the path from the last fix on the state's side to the first fix beyond the boundary crosses it
+/// (`MonitorEngine.crossingTime`, along `CrossingPath`). A vehicle that drives just beyond the boundary for a while,
+/// not far enough for the hysteresis, and then further, crossed at the start of that stretch; one that came back to
+/// its side in between crossed again, at the start of the last stretch.
 ///
 /// Invariant: `since` belongs to the stretch of fixes beyond the boundary that ends at fix number `lastFix`; a fix
 /// numbered `lastFix + 1` beyond the boundary continues the stretch, any other starts a new one. A state change
@@ -56,15 +56,16 @@ extension MonitorEngine {
         state == .inside ? distance >= 0 : distance <= 0
     }
 
-    /// The time the straight segment from `start` to `end` crosses the boundary of the region in `slot`, leaving
-    /// `side`, with the time running evenly along the segment; nil when `start` is not on `side` (there is no
-    /// crossing from it to find).
+    /// The time the vehicle crossed the boundary of the region in `slot`, leaving `side`, between the fixes `start`
+    /// and `end`, along the path `CrossingPath` takes between them (a Hermite curve from the fixes' speeds and
+    /// courses, else the straight segment with the time running evenly); nil when `start` is not on `side` (there
+    /// is no crossing from it to find).
     ///
-    /// Bisection on the side of the core's signed distance at points along the segment (linear in degrees, as
-    /// `SegmentPass.point`): 20 halvings find a crossing to 2^-20 of the segment (10 µs of a 10 s gap). Where the
-    /// segment crosses several times (a concave polygon, a chord that leaves and re-enters), one of them. The
-    /// error against the true crossing is then the vehicle's departure from the straight segment and the fixes'
-    /// own error, divided by its speed across the boundary.
+    /// Bisection on the side of the core's signed distance at points along the path: 20 halvings find a crossing
+    /// to 2^-20 of the time between the fixes (10 µs of a 10 s gap). Where the path crosses several times (a
+    /// concave polygon, a curve that leaves and re-enters), one of them. The error against the true crossing is
+    /// then the vehicle's departure from the path and the fixes' own error, divided by its speed across the
+    /// boundary. Runs once per stretch beyond the boundary; the path is a value (no allocation).
     func crossingTime(
         _ slot: Int, leaving side: RegionState, from start: (fix: Fix, point: gf_point),
         to end: (fix: Fix, point: gf_point)
@@ -75,11 +76,11 @@ extension MonitorEngine {
             Self.isBeyond(table.distance(from: point, to: handle, limit: 1), leaving: side)
         }
         guard !beyond(start.point) else { return nil }
+        let path = CrossingPath(from: start.fix, to: end.fix)
         var low = 0.0, high = 1.0
         for _ in 0..<20 {
             let middle = (low + high) / 2
-            let coordinate = SegmentPass.point(at: middle, from: start.fix.coordinate, to: end.fix.coordinate)
-            guard let point = CoreFenceTable.point(coordinate) else { break }
+            guard let point = CoreFenceTable.point(path.coordinate(at: middle)) else { break }
             if beyond(point) { high = middle } else { low = middle }
         }
         let duration = end.fix.timestamp.timeIntervalSince(start.fix.timestamp)

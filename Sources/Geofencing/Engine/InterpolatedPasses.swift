@@ -15,7 +15,7 @@ extension MonitorEngine {
         guard let midPoint = CoreFenceTable.point(mid) else { return }
         let margin = UInt32(min(Double(GF_MARGIN_MAX_MM), (length / 2 + 1) * 1000))
         let accuracyBoth = max(accuracy, start.fix.horizontalAccuracy ?? 0)
-        var crossings: [(time: Date, slot: Int, kind: RegionEvent.Kind, fraction: Double)] = []
+        var crossings: [(time: Date, slot: Int, kind: RegionEvent.Kind, fraction: Double, crossedAt: Date)] = []
         table.query(midPoint, marginMillimetres: margin, following: .segments) { hits in
             for hit in hits {
                 let slot = recordSlot(of: hit.handle)
@@ -30,10 +30,12 @@ extension MonitorEngine {
                 records[slot]!.eventAtFix = fixNumber
                 if approach.isActive { approach.entered(regionSlot: slot) }
                 if record.definition.notifyOnEntry {
-                    crossings.append((start.fix.timestamp + pass.entry * duration, slot, .enter, pass.entry))
+                    let time = start.fix.timestamp + pass.entry * duration
+                    crossings.append((time, slot, .enter, pass.entry, enterCrossing(of: record) ?? time))
                 }
                 if record.definition.notifyOnExit {
-                    crossings.append((start.fix.timestamp + pass.exit * duration, slot, .exit, pass.exit))
+                    let time = start.fix.timestamp + pass.exit * duration
+                    crossings.append((time, slot, .exit, pass.exit, time))
                 }
             }
         }
@@ -43,8 +45,20 @@ extension MonitorEngine {
         for crossing in crossings {
             let point = SegmentPass.point(at: crossing.fraction, from: start.fix.coordinate, to: end.fix.coordinate)
             emit(crossing.kind, crossing.slot, state: crossing.kind == .enter ? .inside : .outside,
-                 time: crossing.time, at: point, distance: 0, interpolated: true, crossedAt: crossing.time)
+                 time: crossing.time, at: point, distance: 0, interpolated: true, crossedAt: crossing.crossedAt)
         }
+    }
+
+    /// When the vehicle entered a region whose pass begins at a fix already inside it (beyond the boundary, not
+    /// deep enough for an enter): the crossing at the start of that stretch, which the region's `BoundaryWatch`
+    /// found (the pass's entry is clamped to that fix, which can be many seconds after the vehicle crossed). Nil
+    /// when the start fix was outside: the pass's own entry is the crossing.
+    ///
+    /// The exit of such a pass has no better estimate: when the end fix is still inside, the vehicle has not left
+    /// yet, and its crossing lies after the event.
+    private func enterCrossing(of record: RegionRecord) -> Date? {
+        let watch = record.boundaryWatch
+        return watch.lastFix != 0 && watch.lastFix == fixNumber - 1 ? watch.since : nil
     }
 
     /// Where the segment between two fixes passes through a region at least `depth` inside: a circle's in closed
