@@ -78,6 +78,18 @@ extension StoredRegion {
     }
 }
 
+/// Opens the older store at `path` for writing (which upgrades it) and makes a new store at `freshPath`; returns
+/// both files' schemas as the sqlite3 shell lists them (every table, index and trigger with its SQL), which an
+/// upgrade must make equal.
+func schemasAfterUpgrade(
+    of path: String, besideNewStoreAt freshPath: String
+) throws -> (upgraded: String, new: String) {
+    _ = try GeofenceStore(path: path)
+    _ = try GeofenceStore(path: freshPath)
+    let schema = "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name"
+    return (try run(SQLiteShell.executable, [path, schema]), try run(SQLiteShell.executable, [freshPath, schema]))
+}
+
 /// Opens the store at `path` for writing with the upgrade statement named `failingStep` failing as on a full disk
 /// (the injected SQLITE_FULL): the step runs, the open throws `diskFull`, and the file keeps every byte it had.
 func expectUpgradeFailingAt(

@@ -125,12 +125,8 @@ struct ZoneRulesMigrationTests {
     @Test("an upgraded version-5 file has the tables of a new file")
     func upgradedSchemaIsNewSchema() throws {
         try Self.makeVersionFiveStore(at: path)
-        _ = try GeofenceStore(path: path)
-        let fresh = directory.path("new.sqlite")
-        _ = try GeofenceStore(path: fresh)
-        let schema = "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name"
-        let upgraded = try run(SQLiteShell.executable, [path, schema])
-        #expect(upgraded == (try run(SQLiteShell.executable, [fresh, schema])))
+        let (upgraded, new) = try schemasAfterUpgrade(of: path, besideNewStoreAt: directory.path("new.sqlite"))
+        #expect(upgraded == new)
         #expect(upgraded.contains("crossed_at") && upgraded.contains("'overspeed_end'")
             && upgraded.contains("speed_limit_kmh"))
     }
