@@ -29,9 +29,10 @@ if [ "${1:-}" = "--test" ]; then
     # daemon under the service unit's system call filter in the service-unit test. strace: the standard-output
     # tests count write and fsync calls. time: GNU time, the fence readers' peak-memory test.
     # dpkg-dev (dpkg-shlibdeps), binutils (strip), man-db + groff-base (the man page test), lintian: the Debian
-    # package (scripts/build-deb.sh, scripts/check-package.sh).
-    PACKAGES+=(gpsd gpsd-clients sqlite3 mosquitto openssl chromium python3 systemd clang-14 libclang-rt-14-dev
-               python3-geographiclib e2fsprogs util-linux python3-seccomp strace time
+    # package (scripts/build-deb.sh, scripts/check-package.sh). mosquitto-clients: mosquitto_pub and mosquitto_sub
+    # for scripts/measure_fence_set.py.
+    PACKAGES+=(gpsd gpsd-clients sqlite3 mosquitto mosquitto-clients openssl chromium python3 systemd clang-14
+               libclang-rt-14-dev python3-geographiclib e2fsprogs util-linux python3-seccomp strace time
                dpkg-dev binutils man-db groff-base lintian)
 elif [ -n "${1:-}" ]; then
     echo "usage: $0 [--test]" >&2

@@ -12,7 +12,8 @@ through). Exit status 1 when the ack is not "applied" or a crossing is missing o
 
     python3 scripts/measure_fence_set.py [--geofence .build/release/geofence] [--count 100000] [--seconds 40]
 
-Needs mosquitto, mosquitto_pub and mosquitto_sub (Debian packages mosquitto, mosquitto-clients).
+Needs mosquitto, mosquitto_pub and mosquitto_sub (Debian packages mosquitto, mosquitto-clients; both installed by
+scripts/install-deps.sh --test).
 """
 import argparse, datetime, json, math, os, random, socket, subprocess, sys, tempfile, threading, time
 
