@@ -51,24 +51,9 @@ struct MapPayload {
                 + "(+\(plain(limit.toleranceKilometresPerHour)) for \(plain(limit.duration)) s)")
         }
         if let schedule = region.schedule {
-            parts.append("active \(windowsText(schedule)) \(schedule.timeZoneIdentifier)")
+            parts.append("active \(schedule.windowsText) \(schedule.timeZoneIdentifier)")
         }
         return parts.isEmpty ? nil : parts.joined(separator: " \u{00b7} ")
-    }
-
-    /// A schedule's windows as its canonical text has them (`Schedule.text`, "Mo-Fr 07:00-09:00; Mo-Fr
-    /// 14:30-16:00"), with consecutive windows on the same days written once ("Mo-Fr 07:00-09:00,14:30-16:00").
-    private static func windowsText(_ schedule: Schedule) -> String {
-        let rules = schedule.text.dropFirst(schedule.timeZoneIdentifier.count + 1).components(separatedBy: "; ")
-        var merged: [(days: Substring, times: [Substring])] = []
-        for rule in rules {
-            let parts = rule.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2 else { continue }
-            if merged.last?.days == parts[0] { merged[merged.count - 1].times.append(parts[1]) } else {
-                merged.append((parts[0], [parts[1]]))
-            }
-        }
-        return merged.map { String($0.days) + " " + $0.times.joined(separator: ",") }.joined(separator: "; ")
     }
 
     /// A value of a zone rule as a person writes it: "40", "42.5" (up to 3 decimals, trailing zeros dropped).

@@ -77,6 +77,20 @@ public struct Schedule: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// The windows as a person reads them (the map's tooltip): consecutive windows on the same days in one rule,
+    /// `Mo-Fr 07:00-09:00,14:30-16:00; Sa 08:00-12:00` (the zone not included). `init(parsing:)` reads it back
+    /// after the zone to an equal value.
+    public var windowsText: String {
+        var rules: [(days: UInt8, times: [String])] = []
+        for window in windows {
+            let times = Self.clock(window.start) + "-" + Self.clock(window.end)
+            if rules.last?.days == window.days { rules[rules.count - 1].times.append(times) } else {
+                rules.append((window.days, [times]))
+            }
+        }
+        return rules.map { Self.dayText($0.days) + " " + $0.times.joined(separator: ",") }.joined(separator: "; ")
+    }
+
     /// Why this schedule cannot be monitored, or nil: an unknown zone, no windows, a window with no days, a time
     /// out of range or one that ends before (or when) it starts.
     public var problem: ScheduleError? {
