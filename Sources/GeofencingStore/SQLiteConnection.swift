@@ -33,6 +33,9 @@ final class SQLiteConnection {
     private let handle: OpaquePointer
     /// Prepared once per connection (SQLITE_PREPARE_PERSISTENT), keyed by the SQL text; finalized in deinit.
     private var statements: [String: OpaquePointer] = [:]
+    /// The statement `prepared` returned last, so that a loop running one statement 10^6 times does not hash its
+    /// text each time (the texts are `StoreSQL`'s constants: comparing one with itself is a pointer comparison).
+    private var lastPrepared: (text: String, handle: OpaquePointer)?
     #if DEBUG
     var faultHook: SQLiteFaultHook?
     #endif
@@ -106,14 +109,19 @@ final class SQLiteConnection {
     ///   - cleanup: a call that must happen even in a test that injects failures (reset, finalize, close, rollback).
     ///   - body: the call; returns its result code.
     /// - Returns: the result code, or the error.
+    ///
+    /// The call site is made only for a failure or a fault hook: a bulk write binds tens of millions of values, and
+    /// a String per call would cost more than the binds.
     func call(
         _ function: StaticString, _ statement: String, cleanup: Bool = false, _ body: () -> Int32
     ) -> Result<Int32, StoreError> {
-        let site = SQLiteCallSite(function: "\(function)", statement: statement)
         #if DEBUG
-        if !cleanup, let injected = faultHook?(site) {
-            return .failure(Self.error(code: injected, message: String(cString: sqlite3_errstr(injected)),
-                                       path: path, site: site))
+        if !cleanup, let faultHook {
+            let site = SQLiteCallSite(function: "\(function)", statement: statement)
+            if let injected = faultHook(site) {
+                return .failure(Self.error(code: injected, message: String(cString: sqlite3_errstr(injected)),
+                                           path: path, site: site))
+            }
         }
         #endif
         let code = body()
@@ -121,6 +129,7 @@ final class SQLiteConnection {
         case SQLITE_OK, SQLITE_ROW, SQLITE_DONE:
             return .success(code)
         default:
+            let site = SQLiteCallSite(function: "\(function)", statement: statement)
             var message = String(cString: sqlite3_errmsg(handle))
             let systemErrno = sqlite3_system_errno(handle)
             if code & 0xFF == SQLITE_IOERR || code & 0xFF == SQLITE_CANTOPEN, systemErrno != 0 {
@@ -161,7 +170,11 @@ final class SQLiteConnection {
 
     /// The prepared statement for `sql`, from the cache or prepared now.
     private func prepared(_ sql: SQLStatement) throws(StoreError) -> OpaquePointer {
-        if let cached = statements[sql.text] { return cached }
+        if let last = lastPrepared, last.text == sql.text { return last.handle }
+        if let cached = statements[sql.text] {
+            lastPrepared = (sql.text, cached)
+            return cached
+        }
         var statement: OpaquePointer?
         try invoke("sqlite3_prepare_v3", sql.name) {
             sqlite3_prepare_v3(handle, sql.text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
@@ -171,6 +184,7 @@ final class SQLiteConnection {
             throw .sqlite(path: path, code: SQLITE_MISUSE, message: "no statement in the SQL", statement: sql.name)
         }
         statements[sql.text] = statement
+        lastPrepared = (sql.text, statement)
         return statement
     }
 
@@ -196,6 +210,41 @@ final class SQLiteConnection {
             try bind(statement)
             while try statement.step() {}
         }
+    }
+
+    /// Runs a statement that returns no rows once for each of `items`, bound by `bind` (which must not use the same
+    /// `sql`): looked up once, reset and its bindings cleared between the runs. For bulk writes (10^6 regions).
+    func executeEach<Items: Sequence>(
+        _ sql: SQLStatement, _ items: Items, binding bind: (Statement, Items.Element) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        try withStatement(sql) { (statement: Statement) throws(StoreError) in
+            for item in items {
+                try bind(statement, item)
+                while try statement.step() {}
+                statement.reset()
+            }
+        }
+    }
+
+    /// Writes `items` with `batch`, a statement for `batchRows` items of `width` parameters each (item k's
+    /// parameters numbered from k * width + 1), one run per `batchRows` items in order, and the rest with `single`,
+    /// the statement for one item, one run each. `bind` binds an item as `single`'s parameters 1 ... width; for the
+    /// batch it gets the statement shifted to the item's row (`Statement.row(_:width:)`).
+    func executeBatched<Item>(
+        _ items: [Item], batch: SQLStatement, batchRows: Int, single: SQLStatement, width: Int32,
+        binding bind: (Statement, Item) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        let batched = items.count / batchRows * batchRows
+        if batched > 0 {
+            try withStatement(batch) { (statement: Statement) throws(StoreError) in
+                for first in stride(from: 0, to: batched, by: batchRows) {
+                    for row in 0..<batchRows { try bind(statement.row(row, width: width), items[first + row]) }
+                    while try statement.step() {}
+                    statement.reset()
+                }
+            }
+        }
+        try executeEach(single, items[batched...], binding: bind)
     }
 
     /// Runs a statement and decodes every row it returns.
@@ -276,14 +325,39 @@ struct Statement {
     let connection: SQLiteConnection
     let handle: OpaquePointer
     let sql: SQLStatement
+    /// Added to every parameter index: a batched statement's row k of `width` parameters is bound as parameters
+    /// 1 ... width of `row(k, width:)`.
+    private var parameterOffset: Int32 = 0
+
+    init(connection: SQLiteConnection, handle: OpaquePointer, sql: SQLStatement) {
+        self.connection = connection
+        self.handle = handle
+        self.sql = sql
+    }
+
+    /// This statement with parameter i standing for parameter `row * width + i` (rows of a batched statement).
+    func row(_ row: Int, width: Int32) -> Statement {
+        var shifted = self
+        shifted.parameterOffset = Int32(row) * width
+        return shifted
+    }
 
     /// Steps once. Returns true when a row is ready for the column accessors, false when the statement is done.
     func step() throws(StoreError) -> Bool {
         try connection.invoke("sqlite3_step", sql.name) { sqlite3_step(handle) } == SQLITE_ROW
     }
 
+    /// Makes the statement ready to run again, with no parameter bound (as `withStatement` leaves it).
+    func reset() {
+        // reset repeats the error of a failed step, which was reported already.
+        _ = connection.call("sqlite3_reset", sql.name, cleanup: true) { sqlite3_reset(handle) }
+        _ = connection.call("sqlite3_clear_bindings", sql.name, cleanup: true) { sqlite3_clear_bindings(handle) }
+    }
+
     func bind(_ index: Int32, _ value: Int64) throws(StoreError) {
-        try connection.invoke("sqlite3_bind_int64", sql.name) { sqlite3_bind_int64(handle, index, value) }
+        try connection.invoke("sqlite3_bind_int64", sql.name) {
+            sqlite3_bind_int64(handle, parameterOffset + index, value)
+        }
     }
 
     func bind(_ index: Int32, _ value: Bool) throws(StoreError) {
@@ -293,7 +367,11 @@ struct Statement {
     /// Binds NULL for nil. (SQLite stores a NaN as NULL too; the store rejects NaN before it gets here.)
     func bind(_ index: Int32, _ value: Double?) throws(StoreError) {
         try connection.invoke("sqlite3_bind_double", sql.name) {
-            if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+            if let value {
+                sqlite3_bind_double(handle, parameterOffset + index, value)
+            } else {
+                sqlite3_bind_null(handle, parameterOffset + index)
+            }
         }
     }
 
@@ -304,10 +382,10 @@ struct Statement {
             text.withUTF8 { bytes in
                 // An empty buffer may have no address, and a NULL pointer would bind SQL NULL instead of ''.
                 guard let base = bytes.baseAddress else {
-                    return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+                    return sqlite3_bind_text(handle, parameterOffset + index, "", 0, csqlite_transient())
                 }
                 return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    sqlite3_bind_text(handle, index, $0, Int32(bytes.count), csqlite_transient())
+                    sqlite3_bind_text(handle, parameterOffset + index, $0, Int32(bytes.count), csqlite_transient())
                 }
             }
         }

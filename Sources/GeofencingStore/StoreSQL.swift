@@ -272,6 +272,11 @@ enum StoreSQL {
     static let countSchemaObjects = SQLStatement(
         name: "count schema objects", text: "SELECT count(*) FROM sqlite_schema")
     static let quickCheck = SQLStatement(name: "quick_check", text: "PRAGMA quick_check(5)")
+    /// Around `quickCheck` only (`StoreSchema.quickCheck`): every write enforces the CHECK constraints.
+    static let skipCheckConstraints = SQLStatement(
+        name: "skip CHECKs for quick_check", text: "PRAGMA ignore_check_constraints = ON")
+    static let enforceCheckConstraints = SQLStatement(
+        name: "enforce CHECKs", text: "PRAGMA ignore_check_constraints = OFF")
     /// Returns the journal mode now in force ("wal" unless the file system cannot do WAL).
     static let journalModeWAL = SQLStatement(name: "set journal_mode=WAL", text: "PRAGMA journal_mode = WAL")
     /// Per connection. FULL: see the durability notes of `GeofenceStore`. The WAL file is truncated to 4 MiB after
@@ -331,9 +336,51 @@ enum StoreSQL {
             """)
     /// `insertRegion`, or, for an identifier stored already, `updateRegionDefinition`: one statement per region of
     /// an import (the state columns of a stored region are left as they are).
-    static let upsertRegion = SQLStatement(
-        name: "upsert region",
-        text: insertRegion.text + """
+    static let upsertRegion = SQLStatement(name: "upsert region", text: insertRegion.text + upsertConflictClause)
+
+    /// Rows per run of the batched writes (`upsertRegionBatch`, `updateRegionStateBatch`). SQLite builds the lookup
+    /// table of a CHECK's IN list (shape, state, known_state, source_datum) once per run of a statement: one run
+    /// per row rebuilt four of them for each region imported. 128 rows of 17 parameters stay far below SQLite's
+    /// limit of 32,766 parameters.
+    static let batchRows = 128
+    /// Parameters per region of `insertRegion`, `updateRegionDefinition`, `upsertRegion` and their batch.
+    static let regionDefinitionParameters: Int32 = 17
+    /// Parameters per region of `updateRegionState` and its batch.
+    static let regionStateParameters: Int32 = 10
+
+    /// `upsertRegion` for `batchRows` regions: row k's parameters are ?(17k + 1) ... ?(17k + 17), in the order of
+    /// `insertRegion`'s. Rows run in order, so a later duplicate replaces an earlier one as with `upsertRegion`.
+    static let upsertRegionBatch = SQLStatement(
+        name: "upsert regions (batch)",
+        text: """
+            INSERT INTO regions (identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit,
+                dwell_time, hysteresis, source_datum, approach_seconds, approach_distance, shape, geometry,
+                speed_limit_kmh, speed_tolerance_kmh, speed_duration_s, schedule, state, known_state, inside_since,
+                dwell_reported)
+            VALUES \(parameterRows(batchRows, width: regionDefinitionParameters, then: "'unknown', 'unknown', NULL, 0"))
+            """ + upsertConflictClause)
+
+    /// `updateRegionState` for `batchRows` regions (distinct identifiers): row k's parameters are ?(10k + 1) ...
+    /// ?(10k + 10), in the order of `updateRegionState`'s.
+    static let updateRegionStateBatch = SQLStatement(
+        name: "update region states (batch)",
+        text: """
+            UPDATE regions SET state = s.column2, known_state = s.column3, inside_since = s.column4,
+                dwell_reported = s.column5, overspeed_since = s.column6, overspeed_max = s.column7,
+                overspeed_reported = s.column8, overspeed_under = s.column9, overspeed_latest = s.column10
+            FROM (VALUES \(parameterRows(batchRows, width: regionStateParameters))) AS s
+            WHERE regions.identifier = s.column1
+            """)
+
+    /// `(?1, ..., ?width), (?width+1, ...), ...`: `rows` rows of numbered parameters, each followed by `then`.
+    private static func parameterRows(_ rows: Int, width: Int32, then constants: String? = nil) -> String {
+        (0..<rows).map { row in
+            let parameters = (1...Int(width)).map { "?\(row * Int(width) + $0)" } + (constants.map { [$0] } ?? [])
+            return "(" + parameters.joined(separator: ", ") + ")"
+        }.joined(separator: ",\n")
+    }
+
+    private static let upsertConflictClause = """
 
             ON CONFLICT (identifier) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude,
                 radius = excluded.radius, notify_on_entry = excluded.notify_on_entry,
@@ -343,7 +390,7 @@ enum StoreSQL {
                 shape = excluded.shape, geometry = excluded.geometry, speed_limit_kmh = excluded.speed_limit_kmh,
                 speed_tolerance_kmh = excluded.speed_tolerance_kmh, speed_duration_s = excluded.speed_duration_s,
                 schedule = excluded.schedule
-            """)
+            """
     static let deleteRegion = SQLStatement(name: "delete region", text: "DELETE FROM regions WHERE identifier = ?1")
     /// ?1 identifier, ?2 state, ?3 known_state, ?4 inside_since, ?5 dwell_reported, ?6 overspeed_since,
     /// ?7 overspeed_max, ?8 overspeed_reported, ?9 overspeed_under, ?10 overspeed_latest.
