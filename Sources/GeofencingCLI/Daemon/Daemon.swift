@@ -51,6 +51,14 @@ final class Daemon: Sendable {
     private let statusBoard = UnitStatusBoard()
     /// Where fence sets are applied, one at a time.
     private let fenceSetQueue = DispatchQueue(label: "geofence.fence-sets")
+    /// The running monitor, for the fence-set queue to compare the store's regions with (set by `run`).
+    private let runningMonitor = Locked<RegionMonitor?>(nil)
+    /// The changes of the fence set applied last, read from the store on the fence-set queue, for the fix loop to
+    /// make between two fixes (`ReloadPlan`); nil when there are none waiting.
+    private let plannedReload = Locked<ReloadPlan?>(nil)
+    /// Counts the reloads the fix loop has made: a plan read while the loop reloaded (its comparison may have seen
+    /// the monitor half before, half after) is not applied; the loop reads the store itself instead.
+    private let reloadGeneration = Locked(0)
 
     init(options: Options) {
         self.options = options
@@ -63,9 +71,11 @@ final class Daemon: Sendable {
     }
 
     /// Applies a fence set or patch from the back-end (`FenceSetApplier`) on its own connection to the store, and
-    /// when it changed the regions has the monitor reload them between two fixes (states of identifiers that stay
-    /// are kept, as for SIGHUP). Blocks for the time of the transaction: call it off the fix loop
-    /// (`receiveFenceSet`).
+    /// when it changed the regions reads them back (`ReloadPlan.read`) for the fix loop to take at the next fix
+    /// (states of identifiers that stay are kept, as for SIGHUP): the loop then only changes the monitor, without
+    /// reading the store between two fixes. Blocks for the time of the transaction and the read: call it off the
+    /// fix loop (`receiveFenceSet`). The ack goes out after the read, so a set acknowledged as applied is the one
+    /// the next fix sees.
     func applyFenceSet(_ payload: [UInt8]) -> FenceSetAck {
         let store: GeofenceStore
         do { store = try GeofenceStore(path: options.storePath, create: false) } catch {
@@ -74,7 +84,7 @@ final class Daemon: Sendable {
         }
         let ack = FenceSetApplier(store: store, maximumBytes: options.maxFenceSetBytes).apply(payload)
         if ack.status == .applied {
-            reloadRequested.set()
+            planReload(from: store)
             // The set's count at once (the monitor takes the set at the next fix, and then counts what it holds).
             updateStatus {
                 $0.fenceSetVersion = ack.version
@@ -84,6 +94,24 @@ final class Daemon: Sendable {
         Console.error("geofence run: fence set \(ack.version.map(PrintableText.escaped) ?? "(unread)"): "
             + "\(ack.status.rawValue)\(ack.error.map { ": \($0)" } ?? "")")
         return ack
+    }
+
+    /// Reads what the fix loop must change in the monitor for the store's regions (on the fence-set queue); when
+    /// the store cannot be read or no monitor runs yet, the loop reads the store itself at the next fix.
+    private func planReload(from store: GeofenceStore) {
+        guard let monitor = runningMonitor.withLock({ $0 }) else {
+            reloadRequested.set()
+            return
+        }
+        let generation = reloadGeneration.withLock { $0 }
+        do {
+            let plan = try ReloadPlan.read(store, against: monitor, generation: generation)
+            plannedReload.withLock { $0 = plan }
+        } catch {
+            Console.error("geofence run: reload: cannot read the store's regions off the fix loop (\(error)); "
+                + "reading them at the next fix")
+            reloadRequested.set()
+        }
     }
 
     /// Applies a message (as `applyFenceSet`) on a background queue, one message at a time in arrival order, so that
@@ -129,12 +157,14 @@ final class Daemon: Sendable {
         let storedCount = try storeCall { try store.regionCount() }
         let configuration = try storeCall { try Self.monitorConfiguration(store: store, regions: storedCount) }
         let monitor = try RegionMonitor(configuration: configuration)
+        defer { runningMonitor.withLock { $0 = nil } }
         // Row by row: the monitor's own records are the only copy of the regions the daemon keeps.
         try storeCall { try store.forEachRegion { entry in restore(entry, into: monitor) } }
         // The status goes out only through the MQTT sink; its backlog is read through a connection of its own,
         // closed before the daemon's (the defer holds `store` until then).
         if options.mqttURL != nil { statusBoard.attach(storePath: options.storePath) }
         defer { withExtendedLifetime(store) { statusBoard.detach() } }
+        runningMonitor.withLock { $0 = monitor }
         let fenceSetVersion = try storeCall { try store.fenceSetVersion() }
         updateStatus { [count = monitor.monitoredRegionCount] in
             $0.fences = count
@@ -168,8 +198,20 @@ final class Daemon: Sendable {
         }
         for try await observation in source.erasedObservationStream() {
             reportWarnings?.check()
-            if reloadRequested.take() {
-                reload(from: store, into: monitor)
+            // Between two fixes: a fence set's changes, read on the fence-set queue; a SIGHUP (or a plan read while
+            // the loop reloaded) reads the store here.
+            let plan = plannedReload.withLock { plan in
+                defer { plan = nil }
+                return plan
+            }
+            let readHere = reloadRequested.take()
+            if readHere || plan != nil {
+                if let plan, !readHere, plan.generation == reloadGeneration.withLock({ $0 }) {
+                    apply(plan, to: monitor)
+                } else {
+                    reload(from: store, into: monitor)
+                }
+                reloadGeneration.withLock { $0 += 1 }
                 updateStatus { [count = monitor.monitoredRegionCount] in $0.fences = count }
             }
             let outcome = monitor.process(observation)
@@ -255,31 +297,25 @@ final class Daemon: Sendable {
         }
     }
 
-    /// Applies the store's regions to the monitor: new and changed ones restored with their stored states, removed
-    /// ones stopped. One whose definition the monitor already has is left as it is: its state in the monitor is the
-    /// newest (the store's is what the monitor reported, or older when storing it failed), and a large fence set
-    /// that keeps most regions reloads in the time of reading it. The store is read row by row and compared with
-    /// the monitor's own definitions, so a reload holds no second copy of the regions.
+    /// Applies the store's regions to the monitor, read here (`ReloadPlan`): new and changed ones restored with
+    /// their stored states, removed ones stopped. One whose definition the monitor already has is left as it is:
+    /// its state in the monitor is the newest (the store's is what the monitor reported, or older when storing it
+    /// failed), and a large fence set that keeps most regions reloads in the time of reading it.
     func reload(from store: GeofenceStore, into monitor: RegionMonitor) {
-        var inStore = Set<String>()
-        var changed: [StoredRegion] = []
-        do {
-            try store.forEachRegion { entry in
-                inStore.insert(entry.region.identifier)
-                if monitor.monitoredRegion(identifier: entry.region.identifier) != entry.region { changed.append(entry) }
-            }
-        } catch {
+        let plan: ReloadPlan
+        do { plan = try ReloadPlan.read(store, against: monitor, generation: 0) } catch {
             Console.error("geofence run: reload: cannot read the store's regions (\(error)); keeping the current ones")
             return
         }
-        var removed = 0
-        for identifier in monitor.monitoredIdentifiers where !inStore.contains(identifier) {
-            monitor.stopMonitoring(identifier: identifier)
-            removed += 1
-        }
-        for entry in changed { restore(entry, into: monitor) }
-        Console.error("geofence run: reloaded \(inStore.count) regions (\(changed.count) new or changed, \(removed) "
-            + "removed)")
+        apply(plan, to: monitor)
+    }
+
+    /// Makes the changes of `plan` (read against this monitor, as it still is) in the monitor.
+    private func apply(_ plan: ReloadPlan, to monitor: RegionMonitor) {
+        for identifier in plan.removed { monitor.stopMonitoring(identifier: identifier) }
+        for entry in plan.changed { restore(entry, into: monitor) }
+        Console.error("geofence run: reloaded \(plan.storedCount) regions (\(plan.changed.count) new or changed, "
+            + "\(plan.removed.count) removed)")
     }
 
     /// The determinations the daemon reports (and `geofence replay` by default, so that it prints what the daemon

@@ -60,7 +60,9 @@ struct FenceTableReader {
         let reader = FenceTableReader(bytes: bytes, file: file, columns: columns,
                                       radius: columns.format == .gtfs ? defaultRadius : nil, datum: datum)
         var cells = FenceCellDecoder(bytes: bytes)
-        var collector = FenceRegionCollector(file: file)
+        // One region per line at most: reserved at once, so that 10^6 regions are not copied as the array grows.
+        let lines = UnsafeBufferPointer(rebasing: bytes[start...]).reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        var collector = FenceRegionCollector(file: file, expectedCount: lines)
         var skipped: (count: Int, firstLine: Int) = (0, 0)
         while let line = try record(&scanner, into: &fields, file: file, columns: columns) {
             if isBlank(fields) { continue }
