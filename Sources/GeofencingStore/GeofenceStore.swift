@@ -39,7 +39,9 @@ import GeofencingEvents
 ///   path is refused (`StoreFile`).
 /// - A file that is not a geofence store, or that SQLite finds damaged (PRAGMA quick_check at every open), is
 ///   never written: the open throws before anything could change it, and closes without checkpointing a -wal file
-///   left by a crash. quick_check reads the whole file, so its cost grows with the outbox: prune it. A locked store (another process writing for longer than the
+///   left by a crash. quick_check reads the whole file, so its cost grows with the outbox: prune it. It leaves the
+///   CHECK constraints out (`StoreSchema.quickCheck`): writes enforce them, and a row read that breaks one throws
+///   `corrupt` naming the row. A locked store (another process writing for longer than the
 ///   busy timeout), a read-only one and a full disk give their own errors; the failed write is rolled back.
 public final class GeofenceStore {
     /// The store's file, as given to `init`.
