@@ -191,7 +191,8 @@ enum StoreRows {
         }
         // The converse CHECKs: a polygon has no radius, a circle no geometry.
         if (name == .polygon && !row.isNull(3)) || (name == .circle && !row.isNull(16)) {
-            throw .corrupt(path: path, detail: "\(place) is a \(shapeText) with \(name == .circle ? "geometry" : "radius")")
+            let column = name == .circle ? "geometry" : "radius"
+            throw .corrupt(path: path, detail: "\(place) is a \(shapeText) with \(column)")
         }
         switch name {
         case .circle:
