@@ -19,21 +19,24 @@ extension MonitorEngine {
         table.query(midPoint, marginMillimetres: margin, following: .segments) { hits in
             for hit in hits {
                 let slot = recordSlot(of: hit.handle)
-                let record = records[slot]!
+                let record = regions.flags[slot]
                 guard record.state == .outside else { continue }
-                let depth = max(record.hysteresis, accuracyBoth)
+                let depth = max(regions.hysteresis(slot), accuracyBoth)
                 // The end fix must leave it outside too (otherwise this fix's ordinary enter rule speaks).
-                let endDistance = distanceToDecide(end.point, record, threshold: depth)
+                let endDistance = distanceToDecide(end.point, slot, threshold: depth)
                 guard endDistance > -depth,
-                      let pass = pass(through: record, depth: depth, from: start, to: end, length: length)
+                      let pass = pass(through: slot, depth: depth, from: start, to: end, length: length)
                 else { continue }
-                records[slot]!.eventAtFix = fixNumber
-                if approach.isActive { approach.entered(regionSlot: slot) }
-                if record.definition.notifyOnEntry {
-                    let time = start.fix.timestamp + pass.entry * duration
-                    crossings.append((time, slot, .enter, pass.entry, enterCrossing(of: record) ?? time))
+                if !record.eventAtFix {
+                    regions.flags[slot].eventAtFix = true
+                    spoke.append(Int32(slot))
                 }
-                if record.definition.notifyOnExit {
+                if approach.isActive { approach.entered(regionSlot: slot) }
+                if record.notifyOnEntry {
+                    let time = start.fix.timestamp + pass.entry * duration
+                    crossings.append((time, slot, .enter, pass.entry, enterCrossing(of: slot) ?? time))
+                }
+                if record.notifyOnExit {
                     let time = start.fix.timestamp + pass.exit * duration
                     crossings.append((time, slot, .exit, pass.exit, time))
                 }
@@ -56,24 +59,25 @@ extension MonitorEngine {
     ///
     /// The exit of such a pass has no better estimate: when the end fix is still inside, the vehicle has not left
     /// yet, and its crossing lies after the event.
-    private func enterCrossing(of record: RegionRecord) -> Date? {
-        let watch = record.boundaryWatch
+    private func enterCrossing(of slot: Int) -> Date? {
+        guard let watch = boundaryWatches[Int32(slot)] else { return nil }
         return watch.lastFix != 0 && watch.lastFix == fixNumber - 1 ? watch.since : nil
     }
 
     /// Where the segment between two fixes passes through a region at least `depth` inside: a circle's in closed
     /// form, a polygon's or corridor's by stepping along the segment with the core's distances.
-    private func pass(through record: RegionRecord, depth: Double, from start: (fix: Fix, point: gf_point),
+    private func pass(through slot: Int, depth: Double, from start: (fix: Fix, point: gf_point),
                       to end: (fix: Fix, point: gf_point), length: Double) -> SegmentPass? {
-        if let (center, radius) = record.definition.circle {
+        if let (center, radius) = regions.circle(slot) {
             return SegmentPass.through(
                 center: center, radius: radius, depth: depth, from: start.fix.coordinate, to: end.fix.coordinate)
         }
         let limit = length + depth + 1
+        let handle = regions.handles[slot]
         return SegmentPass.through(length: length, depth: depth) { u in
             let coordinate = SegmentPass.point(at: u, from: start.fix.coordinate, to: end.fix.coordinate)
             guard let point = CoreFenceTable.point(coordinate) else { return .infinity }
-            return table.distance(from: point, to: record.handle, limit: limit)
+            return table.distance(from: point, to: handle, limit: limit)
         }
     }
 }

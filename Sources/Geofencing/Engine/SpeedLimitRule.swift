@@ -183,7 +183,8 @@ extension MonitorEngine {
         while index >= 0 {
             let slot = speedRule.watched.slots[index]
             index -= 1
-            guard let record = records[slot], let before = speedRule.episodes[slot] else { continue }
+            guard regions.isOccupied(slot), let before = speedRule.episodes[slot] else { continue }
+            let state = regions.flags[slot].state
             var episode = before
             let time = fix.timestamp
             if let latest = episode.latestFix, time.timeIntervalSince(latest) > configuration.outageTimeout {
@@ -197,14 +198,14 @@ extension MonitorEngine {
                 }
                 episode.reset()
             }
-            let inZone = record.state == .inside && schedules.isActive(slot)
+            let inZone = state == .inside && schedules.isActive(slot)
             if !inZone {
                 if episode.firing, let since = episode.overSince {
                     emitOverspeed(.overspeedEnd, slot, fix: fix, point: point, maximum: episode.maximumSpeed,
                                   over: time.timeIntervalSince(since))
                 }
                 speedRule.stopWatching(slot)
-                if record.state == .inside { speedRule.watch(slot, record.definition.speedLimit!) }
+                if state == .inside { speedRule.watch(slot, regions.speedLimit(slot)!) }
                 if before.latestFix != nil { changed.insert(slot) }
                 continue
             }
@@ -260,7 +261,7 @@ extension MonitorEngine {
     private func emitOverspeed(
         _ kind: RegionEvent.Kind, _ slot: Int, fix: Fix, point: gf_point, maximum: Double, over: Double
     ) {
-        emit(kind, slot, state: records[slot]!.state, time: fix.timestamp, at: fix.coordinate,
-             distance: distanceFromBoundary(point, records[slot]!), maximumSpeed: maximum, overLimitDuration: over)
+        emit(kind, slot, state: regions.flags[slot].state, time: fix.timestamp, at: fix.coordinate,
+             distance: distanceFromBoundary(point, slot), maximumSpeed: maximum, overLimitDuration: over)
     }
 }
