@@ -212,10 +212,12 @@ public final class RegionMonitor: Sendable {
     private func observe(_ observation: Observation) -> ObservationOutcome {
         let outcome = engine.withLock { engine in
             let outcome = engine.observe(observation)
-            delivery.enqueue(outcome.events.lazy.map(MonitorEvent.region))
+            if !outcome.events.isEmpty { delivery.enqueue(outcome.events.lazy.map(MonitorEvent.region)) }
             return outcome
         }
-        delivery.drain(from: self)
+        // Nothing enqueued, nothing to drain: whoever enqueued other events drains them (`EventDelivery`), so a
+        // quiet fix takes no lock but the engine's.
+        if !outcome.events.isEmpty { delivery.drain(from: self) }
         return outcome
     }
 
