@@ -25,7 +25,7 @@ extension MonitorEngine {
     /// Follows one region's crossings at a usable fix, before the rules judge it: `distance` is the fix's signed
     /// distance (negative inside). Costs nothing while the fix stays on the state's side, and one crossing search
     /// (`crossingTime`) at the first fix of a stretch beyond the boundary.
-    func watchBoundary(_ slot: Int, distance: Double, at point: gf_point, fix: Fix) {
+    mutating func watchBoundary(_ slot: Int, distance: Double, at point: gf_point, fix: Fix) {
         // The state alone read first: this runs for every region near every fix, the watch only beyond the boundary.
         let state = regions.flags[slot].state
         guard state != .unknown, Self.isBeyond(distance, leaving: state) else { return }
@@ -42,7 +42,7 @@ extension MonitorEngine {
     /// Starts the watch of a region whose state was just set at this fix: empty when the fix is on the state's
     /// side; otherwise (a state that stands after an outage although the fix is already just beyond the boundary)
     /// a stretch that began at this fix, crossed somewhere between the last fix before it and this one.
-    func restartBoundaryWatch(_ slot: Int, distance: Double, at point: gf_point, fix: Fix) {
+    mutating func restartBoundaryWatch(_ slot: Int, distance: Double, at point: gf_point, fix: Fix) {
         boundaryWatches[Int32(slot)] = nil
         let state = regions.flags[slot].state
         guard state != .unknown, Self.isBeyond(distance, leaving: state) else { return }

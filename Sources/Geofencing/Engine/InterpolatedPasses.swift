@@ -6,7 +6,7 @@ import Foundation
 extension MonitorEngine {
     /// Enter and exit for regions the straight segment between two usable fixes passes through while both fixes
     /// leave them outside. Candidates come from one query at the segment's midpoint with half its length as margin.
-    func interpolatePasses(from start: (fix: Fix, point: gf_point), to end: (fix: Fix, point: gf_point),
+    mutating func interpolatePasses(from start: (fix: Fix, point: gf_point), to end: (fix: Fix, point: gf_point),
                                    accuracy: Double) {
         let length = CoreFenceTable.distance(start.point, end.point)
         let duration = end.fix.timestamp.timeIntervalSince(start.fix.timestamp)

@@ -33,7 +33,7 @@ import Foundation
 /// RegionRegistry.swift, the rules for one fix in TransitionRules.swift, the passes between fixes in
 /// InterpolatedPasses.swift. The state is internal rather than private only so that those extensions reach it:
 /// nothing outside the engine touches it.
-final class MonitorEngine {
+struct MonitorEngine {
     let configuration: MonitorConfiguration
     let table: CoreFenceTable
     /// The regions, by record slot (`RegionTable`: dense arrays of what every region needs).
@@ -50,7 +50,7 @@ final class MonitorEngine {
     var spoke: [Int32] = []
     /// Record slot of each core slot's fence (-1: none): the core's hits name core slots.
     var recordSlotByCoreSlot: [Int32] = []
-    /// Record slot of each identifier (keyed by the records' own identifiers: `RegionRegistry.identifierOf`).
+    /// Record slot of each identifier (keyed by the identifiers `regions` holds: no identifier is kept twice).
     var slotByIdentifier = IdentifierIndex()
     var inside = SlotList()
     var undetermined: SlotList
@@ -94,7 +94,7 @@ final class MonitorEngine {
 
     /// Passes one observation through the GNSS time guard (`GNSSTimeGuard`) and applies what it lets through;
     /// returns the events caused, in order, and the records of the regions it changed.
-    func observe(_ observation: Observation) -> ObservationOutcome {
+    mutating func observe(_ observation: Observation) -> ObservationOutcome {
         var caused: [RegionEvent] = []
         switch timeGuard.admit(observation) {
         case .none:
@@ -108,7 +108,7 @@ final class MonitorEngine {
         return ObservationOutcome(events: caused, changedStates: takeChangedStates())
     }
 
-    private func apply(_ observation: Observation) -> [RegionEvent] {
+    private mutating func apply(_ observation: Observation) -> [RegionEvent] {
         switch observation {
         case .fix(let fix): process(fix)
         case .noFix(let time): processNoFix(at: time)
@@ -116,7 +116,7 @@ final class MonitorEngine {
     }
 
     /// The records of the regions `changed` lists, by identifier; empties the list.
-    private func takeChangedStates() -> [String: RegionStateRecord] {
+    private mutating func takeChangedStates() -> [String: RegionStateRecord] {
         guard changed.count > 0 else { return [:] }
         var states: [String: RegionStateRecord] = [:]
         states.reserveCapacity(changed.count)
@@ -149,7 +149,7 @@ final class MonitorEngine {
     /// across the step (the last usable fix and the first new one are at most zero seconds apart); the approach
     /// alarms' motion window starts afresh (a velocity fitted across the step would be wrong); an overspeed episode
     /// keeps its times relative to the new base (and its record is reported changed, as a moved dwell clock is).
-    private func shiftTimeBase(by step: TimeInterval) {
+    private mutating func shiftTimeBase(by step: TimeInterval) {
         lastObservation = lastObservation.map { $0 + step }
         if let last = lastUsable {
             var fix = last.fix
@@ -171,7 +171,7 @@ final class MonitorEngine {
     }
 
     /// Applies one fix; returns the events it caused, in order.
-    func process(_ fix: Fix) -> [RegionEvent] {
+    mutating func process(_ fix: Fix) -> [RegionEvent] {
         events.removeAll(keepingCapacity: events.capacity <= 4096)
         if let last = lastObservation, fix.timestamp < last { return [] }  // out of order: ignored
         guard let point = usablePoint(of: fix) else {
@@ -225,7 +225,7 @@ final class MonitorEngine {
     }
 
     /// A time without a usable fix (gpsd mode 0/1, a fix too inaccurate): only the outage rule can act.
-    func processNoFix(at time: Date) -> [RegionEvent] {
+    mutating func processNoFix(at time: Date) -> [RegionEvent] {
         events.removeAll(keepingCapacity: events.capacity <= 4096)
         if let last = lastObservation, time < last { return [] }
         observeWithoutFix(at: time)
@@ -233,13 +233,13 @@ final class MonitorEngine {
     }
 
     /// The next usable fix's number: the marks of the events since the last one (`RegionFlags.eventAtFix`) go.
-    private func advanceFixNumber() {
+    private mutating func advanceFixNumber() {
         fixNumber += 1
         for slot in spoke { regions.flags[Int(slot)].eventAtFix = false }
         spoke.removeAll(keepingCapacity: spoke.capacity <= 4096)
     }
 
-    private func observeWithoutFix(at time: Date) {
+    private mutating func observeWithoutFix(at time: Date) {
         lastObservation = time
         checkOutage(at: time)
     }
@@ -253,7 +253,7 @@ final class MonitorEngine {
     }
 
     /// Starts an outage when the last usable fix is older than the timeout: every known state becomes unknown.
-    private func checkOutage(at time: Date) {
+    private mutating func checkOutage(at time: Date) {
         guard let last = lastUsable, !inOutage,
               time.timeIntervalSince(last.fix.timestamp) > configuration.outageTimeout else { return }
         inOutage = true
@@ -268,7 +268,7 @@ final class MonitorEngine {
 
     // MARK: - Bookkeeping
 
-    func setState(_ slot: Int, _ state: RegionState, since time: Date) {
+    mutating func setState(_ slot: Int, _ state: RegionState, since time: Date) {
         regions.flags[slot].state = state
         if state != .unknown { regions.flags[slot].lastKnownState = state }
         boundaryWatches[Int32(slot)] = nil  // it counts from the side of the state
@@ -293,7 +293,7 @@ final class MonitorEngine {
     }
 
     /// Keeps `dwelling` = inside, with a dwell time, not yet reported.
-    func updateDwelling(_ slot: Int) {
+    mutating func updateDwelling(_ slot: Int) {
         let flags = regions.flags[slot]
         guard flags.isOccupied else { return }
         if flags.state == .inside, regions.dwellTime(slot) != nil, !flags.dwellReported {
@@ -303,7 +303,7 @@ final class MonitorEngine {
         }
     }
 
-    func emit(
+    mutating func emit(
         _ kind: RegionEvent.Kind, _ slot: Int, state: RegionState, time: Date, at coordinate: Coordinate,
         distance: Double?, inferred: Bool = false, interpolated: Bool = false, crossedAt: Date? = nil,
         maximumSpeed: Double? = nil, overLimitDuration: Double? = nil
@@ -329,7 +329,7 @@ final class MonitorEngine {
     /// transitions, unless the fix already reported one for it or the region is still undetermined (its first
     /// determination comes as usual). With `determinations = .insideOnly` only the regions inside: a window opening
     /// is a first determination for its listeners.
-    func reportOpenedWindows(at fix: Fix, point: gf_point) {
+    mutating func reportOpenedWindows(at fix: Fix, point: gf_point) {
         for slot in schedules.opened.slots {
             let flags = regions.flags[slot]
             guard flags.isOccupied, !flags.eventAtFix, flags.state != .unknown,

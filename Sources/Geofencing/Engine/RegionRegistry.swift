@@ -13,16 +13,13 @@ extension MonitorEngine {
     var identifiers: [String] {
         var identifiers: [String] = []
         identifiers.reserveCapacity(slotByIdentifier.count)
-        slotByIdentifier.forEachSlot { identifiers.append(identifierOf($0)) }
+        slotByIdentifier.forEachSlot { identifiers.append(regions.identifiers[$0]) }
         return identifiers
     }
 
-    /// The identifier of a record slot the identifier index holds (its keys).
-    func identifierOf(_ slot: Int) -> String { regions.identifiers[slot] }
-
     /// The record slot of a monitored identifier.
     func recordSlot(for identifier: String) -> Int? {
-        slotByIdentifier.slot(of: identifier, identifierOf: identifierOf)
+        slotByIdentifier.slot(of: identifier) { regions.identifiers[$0] }
     }
 
     func region(identifier: String) -> Region? {
@@ -34,22 +31,23 @@ extension MonitorEngine {
     }
 
     /// Adds or replaces a region. Returns the events to deliver (didStartMonitoring).
-    func start(_ region: Region) throws(RegionMonitorError) -> [MonitorEvent] {
+    mutating func start(_ region: Region) throws(RegionMonitorError) -> [MonitorEvent] {
         try add(region)
         return [.didStartMonitoring(region)]
     }
 
     /// Makes room for `count` more regions in every table a region needs, so that adding them grows none of them
     /// step by step (a bulk add or restore knows its count; the core's table is sized by its capacity already).
-    func reserve(_ count: Int) {
+    mutating func reserve(_ count: Int) {
         let total = min(regionCount + count, configuration.capacity)
         regions.reserve(total)
-        slotByIdentifier.reserve(total, identifierOf: identifierOf)
+        reserveIndex(total)
         undetermined.reserve(total)
     }
 
-    /// Adds or replaces a region (`start`), reporting nothing.
-    private func add(_ region: Region) throws(RegionMonitorError) {
+    /// Adds or replaces a region (`start`), reporting nothing; returns its slot and whether it is new.
+    @discardableResult
+    private mutating func add(_ region: Region) throws(RegionMonitorError) -> (slot: Int, isNew: Bool) {
         let shape = try region.coreShape()
         if let slot = recordSlot(for: region.identifier) {
             // Replacement keeps the state: the next fix judges the new shape with the usual hysteresis, so a
@@ -81,6 +79,7 @@ extension MonitorEngine {
             regions.replace(slot, with: region)
             regions.handles[slot] = handle
             updateDwelling(slot)
+            return (slot, false)
         } else {
             let handle = try table.add(shape)
             if region.approach != nil {
@@ -94,16 +93,36 @@ extension MonitorEngine {
             }
             let slot = regions.add(region, handle: handle)
             link(coreHandle: handle, to: slot, replacing: nil)
-            slotByIdentifier.insert(slot, identifier: region.identifier, identifierOf: identifierOf)
+            indexInsert(slot, region.identifier)
             undetermined.insert(slot)
             if region.speedLimit != nil { speedRule.update(slot, from: nil, to: region.speedLimit) }
             if region.schedule != nil { schedules.update(slot, schedule: region.schedule) }
+            return (slot, true)
         }
+    }
+
+    // The identifier index's changes read the identifiers through a second reference to their array (the index is
+    // part of `self`, which it changes). Each such reference ends with its helper, before `regions` changes again:
+    // one alive then would make that change copy the whole array.
+
+    private mutating func indexInsert(_ slot: Int, _ identifier: String) {
+        let identifiers = regions.identifiers
+        slotByIdentifier.insert(slot, identifier: identifier) { identifiers[$0] }
+    }
+
+    private mutating func indexRemove(_ identifier: String) -> Int? {
+        let identifiers = regions.identifiers
+        return slotByIdentifier.remove(identifier) { identifiers[$0] }
+    }
+
+    private mutating func reserveIndex(_ count: Int) {
+        let identifiers = regions.identifiers
+        slotByIdentifier.reserve(count) { identifiers[$0] }
     }
 
     /// Points the core slot of `coreHandle` at record `slot`, and forgets the core slot of `replacing` (when it is
     /// a different fence). The map grows as `RegionTable`'s arrays: doubling, never past the capacity.
-    private func link(coreHandle: gf_handle, to slot: Int, replacing old: gf_handle?) {
+    private mutating func link(coreHandle: gf_handle, to slot: Int, replacing old: gf_handle?) {
         if let old, old != coreHandle { recordSlotByCoreSlot[CoreFenceTable.slot(of: old)] = -1 }
         let coreSlot = CoreFenceTable.slot(of: coreHandle)
         if coreSlot >= recordSlotByCoreSlot.count {
@@ -123,18 +142,17 @@ extension MonitorEngine {
     /// after an outage: the first usable fix confirms it silently unless it is past the boundary by the threshold,
     /// which is an enter or exit flagged `inferred`. A replaced region keeps its live state. A restored overspeed
     /// episode (`RegionStateRecord.overspeed`, kept only for a region inside with a speed limit) goes on.
-    func restore(_ region: Region, _ restored: RegionStateRecord) throws(RegionMonitorError) -> [MonitorEvent] {
+    mutating func restore(
+        _ region: Region, _ restored: RegionStateRecord
+    ) throws(RegionMonitorError) -> [MonitorEvent] {
         try restoreQuietly(region, restored)
         return [.didStartMonitoring(region)]
     }
 
     /// `restore`, reporting nothing.
-    private func restoreQuietly(_ region: Region, _ restored: RegionStateRecord) throws(RegionMonitorError) {
-        let isNew = recordSlot(for: region.identifier) == nil
-        try add(region)
-        guard isNew, restored.lastKnownState != .unknown, let slot = recordSlot(for: region.identifier) else {
-            return
-        }
+    private mutating func restoreQuietly(_ region: Region, _ restored: RegionStateRecord) throws(RegionMonitorError) {
+        let (slot, isNew) = try add(region)
+        guard isNew, restored.lastKnownState != .unknown else { return }
         regions.flags[slot].lastKnownState = restored.lastKnownState
         regions.flags[slot].confirmsQuietly = true
         regions.flags[slot].storeHoldsLastKnownState = restored.state == restored.lastKnownState
@@ -150,7 +168,7 @@ extension MonitorEngine {
     }
 
     /// `start` for each region, in order, into `events` (its didStartMonitoring, or its monitoringDidFail).
-    func start(_ batch: some Sequence<Region>, into events: inout [MonitorEvent]) {
+    mutating func start(_ batch: some Sequence<Region>, into events: inout [MonitorEvent]) {
         for region in batch {
             do throws(RegionMonitorError) {
                 try add(region)
@@ -163,7 +181,7 @@ extension MonitorEngine {
 
     /// `restore` for each entry, in order, into `events` (the didStartMonitoring of each region restored); the
     /// entries refused go to `failures`, with their errors.
-    func restore(
+    mutating func restore(
         _ batch: some Sequence<(region: Region, state: RegionStateRecord)>, into events: inout [MonitorEvent],
         failures: inout [(region: Region, error: RegionMonitorError)]
     ) {
@@ -177,8 +195,8 @@ extension MonitorEngine {
         }
     }
 
-    func stop(identifier: String) {
-        guard let slot = slotByIdentifier.remove(identifier, identifierOf: identifierOf) else { return }
+    mutating func stop(identifier: String) {
+        guard let slot = indexRemove(identifier) else { return }
         let handle = regions.handles[slot]
         table.remove(handle)
         recordSlotByCoreSlot[CoreFenceTable.slot(of: handle)] = -1
@@ -195,7 +213,7 @@ extension MonitorEngine {
     }
 
     /// A determined event with the region's current state at the last usable fix, or, before any, after the next.
-    func requestState(identifier: String) -> [RegionEvent] {
+    mutating func requestState(identifier: String) -> [RegionEvent] {
         guard let slot = recordSlot(for: identifier) else { return [] }
         guard let last = lastUsable else {
             regions.flags[slot].stateRequested = true

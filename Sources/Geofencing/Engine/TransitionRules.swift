@@ -9,7 +9,7 @@ extension MonitorEngine {
     ///
     /// An enter or exit carries the crossing its `BoundaryWatch` found (`RegionEvent.crossedAt`); an inferred one
     /// the crossing of the straight segment from the last usable fix before the outage to this fix.
-    func judge(_ slot: Int, distance: Double, at point: gf_point, fix: Fix, accuracy: Double) {
+    mutating func judge(_ slot: Int, distance: Double, at point: gf_point, fix: Fix, accuracy: Double) {
         watchBoundary(slot, distance: distance, at: point, fix: fix)
         let record = regions.flags[slot]
         guard !record.eventAtFix else { return }  // an interpolated pass already spoke for this fix
@@ -89,7 +89,7 @@ extension MonitorEngine {
         return bounded <= -threshold ? distanceFromBoundary(point, slot) : bounded
     }
 
-    func judgeUnseen(_ slot: Int, at point: gf_point, fix: Fix, accuracy: Double) {
+    mutating func judgeUnseen(_ slot: Int, at point: gf_point, fix: Fix, accuracy: Double) {
         let record = regions.flags[slot]
         guard !record.seenAtFix else { return }
         // Outside (the query did not return it): decide on a bounded search, measure exactly only for the event.
@@ -120,7 +120,7 @@ extension MonitorEngine {
     // MARK: - After the transitions
 
     /// Approach events of this fix, after its transitions (so an enter at this fix has already spent the alarm).
-    func reportApproaches(at fix: Fix, point: gf_point) {
+    mutating func reportApproaches(at fix: Fix, point: gf_point) {
         let firings = approach.observe(fix, at: point) { slot in regions.flags[slot].state }
         for firing in firings {
             emit(.approach, firing.regionSlot, state: .outside, time: fix.timestamp, at: fix.coordinate,
@@ -128,7 +128,7 @@ extension MonitorEngine {
         }
     }
 
-    func reportDwells(at fix: Fix, point: gf_point) {
+    mutating func reportDwells(at fix: Fix, point: gf_point) {
         var index = dwelling.count - 1
         while index >= 0 {
             let slot = dwelling.slots[index]
@@ -145,7 +145,7 @@ extension MonitorEngine {
         }
     }
 
-    func answerRequests(at fix: Fix, point: gf_point) {
+    mutating func answerRequests(at fix: Fix, point: gf_point) {
         for slot in requested.slots {
             let record = regions.flags[slot]
             guard record.isOccupied, record.stateRequested else { continue }
