@@ -44,7 +44,11 @@ extension MonitorEngine {
         }
         // In the order the vehicle made them (the core returns hits in index order, and passes through overlapping
         // regions interleave); ties by slot, and a region's enter before its exit.
-        crossings.sort { ($0.time, $0.slot, $0.kind == .exit ? 1 : 0) < ($1.time, $1.slot, $1.kind == .exit ? 1 : 0) }
+        if crossings.count > 1 {
+            crossings.sort {
+                ($0.time, $0.slot, $0.kind == .exit ? 1 : 0) < ($1.time, $1.slot, $1.kind == .exit ? 1 : 0)
+            }
+        }
         for crossing in crossings {
             let point = SegmentPass.point(at: crossing.fraction, from: start.fix.coordinate, to: end.fix.coordinate)
             emit(crossing.kind, crossing.slot, state: crossing.kind == .enter ? .inside : .outside,

@@ -24,6 +24,9 @@ struct RegionTable {
     /// The regions that are not plain circles, by slot.
     private var boxes: [Int32: RegionBox] = [:]
     private var freeSlots: [Int32] = []
+    /// Slots every array has room for (each at least this capacity; one may have more, from its allocator's
+    /// rounding): the arrays grow together when the slots reach it, none of them on its own.
+    private var reserved = 0
     private let configuration: MonitorConfiguration
 
     init(configuration: MonitorConfiguration) {
@@ -39,7 +42,7 @@ struct RegionTable {
     /// Makes room for `count` regions in all, so that adding them grows no array (a bulk add knows its count).
     mutating func reserve(_ count: Int) {
         let wanted = min(count, configuration.capacity)
-        guard wanted > flags.capacity else { return }
+        guard wanted > reserved else { return }
         reserveEvery(wanted)
     }
 
@@ -55,8 +58,8 @@ struct RegionTable {
             store(region, in: slot)
             return slot
         }
-        if flags.count == flags.capacity {
-            reserveEvery(min(max(16, flags.capacity * 2), max(configuration.capacity, flags.count + 1)))
+        if flags.count == reserved {
+            reserveEvery(min(max(16, reserved * 2), max(configuration.capacity, flags.count + 1)))
         }
         identifiers.append(region.identifier)
         centres.append(Coordinate(latitude: 0, longitude: 0))
@@ -110,6 +113,7 @@ struct RegionTable {
         radii.reserveCapacity(count)
         handles.reserveCapacity(count)
         flags.reserveCapacity(count)
+        reserved = count
     }
 
     // MARK: - A region's definition

@@ -146,6 +146,7 @@ extension MonitorEngine {
     }
 
     mutating func answerRequests(at fix: Fix, point: gf_point) {
+        guard requested.count > 0 else { return }
         for slot in requested.slots {
             let record = regions.flags[slot]
             guard record.isOccupied, record.stateRequested else { continue }
