@@ -172,7 +172,7 @@ struct MonitorEngine {
 
     /// Applies one fix; returns the events it caused, in order.
     mutating func process(_ fix: Fix) -> [RegionEvent] {
-        events.removeAll(keepingCapacity: events.capacity <= 4096)
+        if !events.isEmpty || events.capacity > 4096 { events.removeAll(keepingCapacity: events.capacity <= 4096) }
         if let last = lastObservation, fix.timestamp < last { return [] }  // out of order: ignored
         guard let point = usablePoint(of: fix) else {
             observeWithoutFix(at: fix.timestamp)
@@ -210,7 +210,7 @@ struct MonitorEngine {
             index = min(index - 1, undetermined.count - 1)
         }
         for slot in seen { regions.flags[Int(slot)].seenAtFix = false }
-        seen.removeAll(keepingCapacity: seen.capacity <= 4096)
+        if !seen.isEmpty || seen.capacity > 4096 { seen.removeAll(keepingCapacity: seen.capacity <= 4096) }
         if approach.isActive { reportApproaches(at: fix, point: point) }
         reportDwells(at: fix, point: point)
         answerRequests(at: fix, point: point)
@@ -226,7 +226,7 @@ struct MonitorEngine {
 
     /// A time without a usable fix (gpsd mode 0/1, a fix too inaccurate): only the outage rule can act.
     mutating func processNoFix(at time: Date) -> [RegionEvent] {
-        events.removeAll(keepingCapacity: events.capacity <= 4096)
+        if !events.isEmpty || events.capacity > 4096 { events.removeAll(keepingCapacity: events.capacity <= 4096) }
         if let last = lastObservation, time < last { return [] }
         observeWithoutFix(at: time)
         return events
@@ -236,7 +236,7 @@ struct MonitorEngine {
     private mutating func advanceFixNumber() {
         fixNumber += 1
         for slot in spoke { regions.flags[Int(slot)].eventAtFix = false }
-        spoke.removeAll(keepingCapacity: spoke.capacity <= 4096)
+        if !spoke.isEmpty || spoke.capacity > 4096 { spoke.removeAll(keepingCapacity: spoke.capacity <= 4096) }
     }
 
     private mutating func observeWithoutFix(at time: Date) {
