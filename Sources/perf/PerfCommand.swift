@@ -118,7 +118,8 @@ enum PerfCommand {
             + "\(fenceCountLabel(plan.monitorMaxFences)) fences")
         console.report("datasets: clustered = 50 cities, Zipf-weighted, Gaussian spread 3-20 km, its drive in the "
             + "biggest city; mixed-radii = radii log-uniform 10 m .. 50 km; uniform and clustered 20 m .. 2 km")
-        (notes + MonitorReport.lines(outcome.results, plan: plan) + TargetsReport.lines(outcome.results)
+        (notes + MonitorReport.lines(outcome.results, plan: plan) + MonitorRestore.lines(quick: options.quick)
+            + TargetsReport.lines(outcome.results)
             + checks.lines).forEach(console.report)
         if let problem = LogLogPlot.write(outcome.results, to: options.plotPath) {
             writeToStandardError("perf: the plot was not written: \(problem)\n")

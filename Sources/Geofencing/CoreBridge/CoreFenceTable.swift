@@ -4,8 +4,9 @@ import CGeofence
 /// into `RegionMonitorError`. Not thread-safe: `RegionMonitor` calls it under its lock.
 final class CoreFenceTable {
     private let table: OpaquePointer
-    /// Reused query buffer: the query path allocates only when a fix has more hits than ever before.
-    private var hits: UnsafeMutableBufferPointer<gf_hit>
+    /// Reused query buffer: the query path allocates only when a fix has more hits than ever before. Behind a
+    /// pointer for the reason `cursors` is.
+    private let hits: UnsafeMutablePointer<UnsafeMutableBufferPointer<gf_hit>>
     /// What gf_query_tracked remembers between the queries of one `Track`, a cursor each (indexed by the raw value).
     /// Behind a pointer rather than stored `var`s: passing a class's stored property `&` costs a dynamic exclusivity
     /// check (swift_beginAccess / swift_endAccess) on every query.
@@ -24,13 +25,15 @@ final class CoreFenceTable {
         let status = gf_table_create(UInt32(clamping: capacity), &created)
         guard status == GF_OK, let created else { throw Self.error(status, capacity: capacity) }
         table = created
-        hits = .allocate(capacity: 64)
+        hits = .allocate(capacity: 1)
+        hits.initialize(to: .allocate(capacity: 64))
         cursors = .allocate(capacity: Track.allCases.count)
         cursors.initialize(repeating: gf_cursor(), count: Track.allCases.count)
     }
 
     deinit {
         gf_table_destroy(table)
+        hits.pointee.deallocate()
         hits.deallocate()
         cursors.deallocate()
     }
@@ -88,19 +91,20 @@ final class CoreFenceTable {
     ) {
         while true {
             var count = 0
+            let buffer = hits.pointee
             let status = if let track {
-                gf_query_tracked(table, cursors + track.rawValue, point, marginMillimetres, hits.baseAddress,
-                                 hits.count, &count)
+                gf_query_tracked(table, cursors + track.rawValue, point, marginMillimetres, buffer.baseAddress,
+                                 buffer.count, &count)
             } else {
-                gf_query(table, point, marginMillimetres, hits.baseAddress, hits.count, &count)
+                gf_query(table, point, marginMillimetres, buffer.baseAddress, buffer.count, &count)
             }
             if status == GF_ERR_TRUNCATED {
-                hits.deallocate()
-                hits = .allocate(capacity: count * 2)
+                buffer.deallocate()
+                hits.pointee = .allocate(capacity: count * 2)
                 continue
             }
             precondition(status == GF_OK, "gf_query of a valid fix failed")
-            body(UnsafeMutableBufferPointer(rebasing: hits[..<count]))
+            body(UnsafeMutableBufferPointer(rebasing: buffer[..<count]))
             return
         }
     }

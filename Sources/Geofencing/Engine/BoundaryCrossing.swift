@@ -25,27 +25,28 @@ extension MonitorEngine {
     /// Follows one region's crossings at a usable fix, before the rules judge it: `distance` is the fix's signed
     /// distance (negative inside). Costs nothing while the fix stays on the state's side, and one crossing search
     /// (`crossingTime`) at the first fix of a stretch beyond the boundary.
-    func watchBoundary(_ slot: Int, distance: Double, at point: gf_point, fix: Fix) {
-        // Two fields read, not the record copied: this runs for every region near every fix.
-        let state = records[slot]!.state
+    mutating func watchBoundary(_ slot: Int, distance: Double, at point: gf_point, fix: Fix) {
+        // The state alone read first: this runs for every region near every fix, the watch only beyond the boundary.
+        let state = regions.flags[slot].state
         guard state != .unknown, Self.isBeyond(distance, leaving: state) else { return }
-        let lastFix = records[slot]!.boundaryWatch.lastFix
-        if lastFix == 0 || lastFix != fixNumber - 1 {
-            records[slot]!.boundaryWatch.since = lastUsable.flatMap { previous in
+        var watch = boundaryWatches[Int32(slot)] ?? BoundaryWatch()
+        if watch.lastFix == 0 || watch.lastFix != fixNumber - 1 {
+            watch.since = lastUsable.flatMap { previous in
                 crossingTime(slot, leaving: state, from: previous, to: (fix, point))
             }
         }
-        records[slot]!.boundaryWatch.lastFix = fixNumber
+        watch.lastFix = fixNumber
+        boundaryWatches[Int32(slot)] = watch
     }
 
     /// Starts the watch of a region whose state was just set at this fix: empty when the fix is on the state's
     /// side; otherwise (a state that stands after an outage although the fix is already just beyond the boundary)
     /// a stretch that began at this fix, crossed somewhere between the last fix before it and this one.
-    func restartBoundaryWatch(_ slot: Int, distance: Double, at point: gf_point, fix: Fix) {
-        records[slot]!.boundaryWatch = BoundaryWatch()
-        let state = records[slot]!.state
+    mutating func restartBoundaryWatch(_ slot: Int, distance: Double, at point: gf_point, fix: Fix) {
+        boundaryWatches[Int32(slot)] = nil
+        let state = regions.flags[slot].state
         guard state != .unknown, Self.isBeyond(distance, leaving: state) else { return }
-        records[slot]!.boundaryWatch = BoundaryWatch(
+        boundaryWatches[Int32(slot)] = BoundaryWatch(
             since: lastUsable.flatMap { crossingTime(slot, leaving: state, from: $0, to: (fix, point)) },
             lastFix: fixNumber)
     }
@@ -70,7 +71,7 @@ extension MonitorEngine {
         _ slot: Int, leaving side: RegionState, from start: (fix: Fix, point: gf_point),
         to end: (fix: Fix, point: gf_point)
     ) -> Date? {
-        let handle = records[slot]!.handle
+        let handle = regions.handles[slot]
         // The side only: a 1 m search limit is exact within 1 m and of the right sign beyond.
         func beyond(_ point: gf_point) -> Bool {
             Self.isBeyond(table.distance(from: point, to: handle, limit: 1), leaving: side)

@@ -68,9 +68,20 @@ struct IdentifierIndex {
         for entry in buckets where entry >= 0 { body(Int(entry)) }
     }
 
+    /// Makes room for `count` identifiers in all, so that inserting them never rehashes (a bulk add knows its count).
+    mutating func reserve(_ count: Int, identifierOf: (Int) -> String) {
+        var size = max(16, buckets.count)
+        while count * 2 > size { size *= 2 }
+        if size > buckets.count { rehash(into: size, identifierOf: identifierOf) }
+    }
+
     private mutating func grow(identifierOf: (Int) -> String) {
+        rehash(into: max(16, buckets.count * 2), identifierOf: identifierOf)
+    }
+
+    private mutating func rehash(into size: Int, identifierOf: (Int) -> String) {
         let old = buckets
-        buckets = Array(repeating: -1, count: max(16, old.count * 2))
+        buckets = Array(repeating: -1, count: size)
         for entry in old where entry >= 0 {
             var bucket = home(of: identifierOf(Int(entry)))
             while buckets[bucket] >= 0 { bucket = (bucket + 1) & mask }

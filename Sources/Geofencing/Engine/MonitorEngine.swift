@@ -33,17 +33,27 @@ import Foundation
 /// RegionRegistry.swift, the rules for one fix in TransitionRules.swift, the passes between fixes in
 /// InterpolatedPasses.swift. The state is internal rather than private only so that those extensions reach it:
 /// nothing outside the engine touches it.
-final class MonitorEngine {
+struct MonitorEngine {
     let configuration: MonitorConfiguration
     let table: CoreFenceTable
-    var records: [RegionRecord?] = []
-    var freeRecordSlots: [Int] = []
+    /// The regions, by record slot (`RegionTable`: dense arrays of what every region needs).
+    var regions: RegionTable
+    /// GNSS time since which the vehicle has been inside (for dwell): only the regions inside (or restored inside).
+    var insideSince: [Int32: Date] = [:]
+    /// Where the fixes since the last one on the state's side of the boundary crossed it (`BoundaryWatch`): only the
+    /// regions with such a stretch under way, a few near the vehicle. Its storage is reserved so that a stretch
+    /// starting (at a fix without events) allocates nothing.
+    var boundaryWatches: [Int32: BoundaryWatch] = Dictionary(minimumCapacity: 64)
+    /// The slots whose `RegionFlags.seenAtFix` is set (the current fix's hits), to clear them after the fix.
+    var seen: [Int32] = []
+    /// The slots whose `RegionFlags.eventAtFix` is set, to clear them when the fix number advances.
+    var spoke: [Int32] = []
     /// Record slot of each core slot's fence (-1: none): the core's hits name core slots.
     var recordSlotByCoreSlot: [Int32] = []
-    /// Record slot of each identifier (keyed by the records' own identifiers: `RegionRegistry.identifierOf`).
+    /// Record slot of each identifier (keyed by the identifiers `regions` holds: no identifier is kept twice).
     var slotByIdentifier = IdentifierIndex()
     var inside = SlotList()
-    var undetermined = SlotList()
+    var undetermined: SlotList
     var dwelling = SlotList()  // inside, with a dwell time, not yet reported
     var requested = SlotList()  // requestState(for:) before any usable fix
     let approach: ApproachTracker
@@ -67,6 +77,10 @@ final class MonitorEngine {
         }
         self.configuration = configuration
         self.table = try CoreFenceTable(capacity: configuration.capacity)
+        self.regions = RegionTable(configuration: configuration)
+        self.undetermined = SlotList(capacityLimit: configuration.capacity)
+        seen.reserveCapacity(64)
+        spoke.reserveCapacity(64)
         self.approach = ApproachTracker(capacity: configuration.capacity)
         self.nextSequence = configuration.firstSequence
         self.timeGuard = GNSSTimeGuard(
@@ -80,7 +94,7 @@ final class MonitorEngine {
 
     /// Passes one observation through the GNSS time guard (`GNSSTimeGuard`) and applies what it lets through;
     /// returns the events caused, in order, and the records of the regions it changed.
-    func observe(_ observation: Observation) -> ObservationOutcome {
+    mutating func observe(_ observation: Observation) -> ObservationOutcome {
         var caused: [RegionEvent] = []
         switch timeGuard.admit(observation) {
         case .none:
@@ -94,7 +108,7 @@ final class MonitorEngine {
         return ObservationOutcome(events: caused, changedStates: takeChangedStates())
     }
 
-    private func apply(_ observation: Observation) -> [RegionEvent] {
+    private mutating func apply(_ observation: Observation) -> [RegionEvent] {
         switch observation {
         case .fix(let fix): process(fix)
         case .noFix(let time): processNoFix(at: time)
@@ -102,23 +116,30 @@ final class MonitorEngine {
     }
 
     /// The records of the regions `changed` lists, by identifier; empties the list.
-    private func takeChangedStates() -> [String: RegionStateRecord] {
+    private mutating func takeChangedStates() -> [String: RegionStateRecord] {
         guard changed.count > 0 else { return [:] }
         var states: [String: RegionStateRecord] = [:]
         states.reserveCapacity(changed.count)
-        for slot in changed.slots {
-            guard let record = records[slot] else { continue }
-            states[record.definition.identifier] = stateRecord(of: slot, record)
+        for slot in changed.slots where regions.isOccupied(slot) {
+            states[regions.identifiers[slot]] = stateRecord(of: slot)
         }
         changed.removeAll()
         return states
     }
 
     /// What a store keeps of the region in `slot`: its record's state, with the episode of its speed limit.
-    func stateRecord(of slot: Int, _ record: RegionRecord) -> RegionStateRecord {
-        var state = record.stateRecord
+    func stateRecord(of slot: Int) -> RegionStateRecord {
+        var state = regionStateRecord(slot)
         if speedRule.limitedRegions > 0 { state.overspeed = speedRule.episodes[slot]?.stored }
         return state
+    }
+
+    /// The region's own part of its state record (without the speed limit's episode).
+    func regionStateRecord(_ slot: Int) -> RegionStateRecord {
+        let flags = regions.flags[slot]
+        return RegionStateRecord(
+            state: flags.state, lastKnownState: flags.lastKnownState, insideSince: insideSince[Int32(slot)],
+            dwellReported: flags.dwellReported)
     }
 
     /// Moves every time the rules keep by `step` seconds, for a time base adopted backwards: the rules go on as if
@@ -128,19 +149,20 @@ final class MonitorEngine {
     /// across the step (the last usable fix and the first new one are at most zero seconds apart); the approach
     /// alarms' motion window starts afresh (a velocity fitted across the step would be wrong); an overspeed episode
     /// keeps its times relative to the new base (and its record is reported changed, as a moved dwell clock is).
-    private func shiftTimeBase(by step: TimeInterval) {
+    private mutating func shiftTimeBase(by step: TimeInterval) {
         lastObservation = lastObservation.map { $0 + step }
         if let last = lastUsable {
             var fix = last.fix
             fix.timestamp += step
             lastUsable = (fix, last.point)
         }
-        for slot in records.indices where records[slot]?.insideSince != nil {
-            records[slot]!.insideSince! += step
-            changed.insert(slot)
+        // In slot order, as every other walk over the regions (the side tables' order is the hashing's).
+        for slot in insideSince.keys.sorted() {
+            insideSince[slot]! += step
+            changed.insert(Int(slot))
         }
-        for slot in records.indices where records[slot]?.boundaryWatch.since != nil {
-            records[slot]!.boundaryWatch.since! += step
+        for slot in boundaryWatches.keys where boundaryWatches[slot]!.since != nil {
+            boundaryWatches[slot]!.since! += step
         }
         approach.shiftTimeBase(by: step)
         speedRule.shiftTimeBase(by: step)
@@ -149,8 +171,8 @@ final class MonitorEngine {
     }
 
     /// Applies one fix; returns the events it caused, in order.
-    func process(_ fix: Fix) -> [RegionEvent] {
-        events.removeAll(keepingCapacity: events.capacity <= 4096)
+    mutating func process(_ fix: Fix) -> [RegionEvent] {
+        if !events.isEmpty || events.capacity > 4096 { events.removeAll(keepingCapacity: events.capacity <= 4096) }
         if let last = lastObservation, fix.timestamp < last { return [] }  // out of order: ignored
         guard let point = usablePoint(of: fix) else {
             observeWithoutFix(at: fix.timestamp)
@@ -158,7 +180,7 @@ final class MonitorEngine {
         }
         lastObservation = fix.timestamp
         checkOutage(at: fix.timestamp)
-        fixNumber += 1
+        advanceFixNumber()
         let accuracy = fix.horizontalAccuracy ?? 0
         if !schedules.isEmpty { schedules.advance(to: fix.timestamp) }
 
@@ -169,7 +191,8 @@ final class MonitorEngine {
         table.query(point, marginMillimetres: 0, following: .fixes) { hits in
             for hit in hits {
                 let slot = recordSlot(of: hit.handle)
-                records[slot]!.seenAtFix = fixNumber
+                regions.flags[slot].seenAtFix = true
+                seen.append(Int32(slot))
                 let distance = depth(of: slot, hit: Double(hit.distance_mm) / 1000, at: point, accuracy: accuracy)
                 judge(slot, distance: distance, at: point, fix: fix, accuracy: accuracy)
             }
@@ -186,6 +209,8 @@ final class MonitorEngine {
             judgeUnseen(undetermined.slots[index], at: point, fix: fix, accuracy: accuracy)
             index = min(index - 1, undetermined.count - 1)
         }
+        for slot in seen { regions.flags[Int(slot)].seenAtFix = false }
+        if !seen.isEmpty || seen.capacity > 4096 { seen.removeAll(keepingCapacity: seen.capacity <= 4096) }
         if approach.isActive { reportApproaches(at: fix, point: point) }
         reportDwells(at: fix, point: point)
         answerRequests(at: fix, point: point)
@@ -200,14 +225,21 @@ final class MonitorEngine {
     }
 
     /// A time without a usable fix (gpsd mode 0/1, a fix too inaccurate): only the outage rule can act.
-    func processNoFix(at time: Date) -> [RegionEvent] {
-        events.removeAll(keepingCapacity: events.capacity <= 4096)
+    mutating func processNoFix(at time: Date) -> [RegionEvent] {
+        if !events.isEmpty || events.capacity > 4096 { events.removeAll(keepingCapacity: events.capacity <= 4096) }
         if let last = lastObservation, time < last { return [] }
         observeWithoutFix(at: time)
         return events
     }
 
-    private func observeWithoutFix(at time: Date) {
+    /// The next usable fix's number: the marks of the events since the last one (`RegionFlags.eventAtFix`) go.
+    private mutating func advanceFixNumber() {
+        fixNumber += 1
+        for slot in spoke { regions.flags[Int(slot)].eventAtFix = false }
+        if !spoke.isEmpty || spoke.capacity > 4096 { spoke.removeAll(keepingCapacity: spoke.capacity <= 4096) }
+    }
+
+    private mutating func observeWithoutFix(at time: Date) {
         lastObservation = time
         checkOutage(at: time)
     }
@@ -221,37 +253,38 @@ final class MonitorEngine {
     }
 
     /// Starts an outage when the last usable fix is older than the timeout: every known state becomes unknown.
-    private func checkOutage(at time: Date) {
+    private mutating func checkOutage(at time: Date) {
         guard let last = lastUsable, !inOutage,
               time.timeIntervalSince(last.fix.timestamp) > configuration.outageTimeout else { return }
         inOutage = true
-        for slot in records.indices {
-            guard let record = records[slot], record.state != .unknown else { continue }
+        for slot in 0..<regions.slotCount {
+            let flags = regions.flags[slot]
+            guard flags.isOccupied, flags.state != .unknown else { continue }
             setState(slot, .unknown, since: time)
-            guard configuration.reportsDetermination(of: .unknown, before: record.state) else { continue }
+            guard configuration.reportsDetermination(of: .unknown, before: flags.state) else { continue }
             emit(.determined, slot, state: .unknown, time: time, at: last.fix.coordinate, distance: nil)
         }
     }
 
     // MARK: - Bookkeeping
 
-    func setState(_ slot: Int, _ state: RegionState, since time: Date) {
-        records[slot]!.state = state
-        if state != .unknown { records[slot]!.lastKnownState = state }
-        records[slot]!.boundaryWatch = BoundaryWatch()  // it counts from the side of the state
+    mutating func setState(_ slot: Int, _ state: RegionState, since time: Date) {
+        regions.flags[slot].state = state
+        if state != .unknown { regions.flags[slot].lastKnownState = state }
+        boundaryWatches[Int32(slot)] = nil  // it counts from the side of the state
         changed.insert(slot)
         switch state {
         case .inside:
             inside.insert(slot)
             undetermined.remove(slot)
-            records[slot]!.insideSince = time
+            insideSince[Int32(slot)] = time
             if approach.isActive { approach.entered(regionSlot: slot) }
-            if let speedLimit = records[slot]!.definition.speedLimit { speedRule.watch(slot, speedLimit) }
+            if let speedLimit = regions.speedLimit(slot) { speedRule.watch(slot, speedLimit) }
         case .outside:
             inside.remove(slot)
             undetermined.remove(slot)
-            records[slot]!.insideSince = nil
-            records[slot]!.dwellReported = false
+            insideSince[Int32(slot)] = nil
+            regions.flags[slot].dwellReported = false
         case .unknown:
             inside.remove(slot)
             undetermined.insert(slot)
@@ -260,28 +293,32 @@ final class MonitorEngine {
     }
 
     /// Keeps `dwelling` = inside, with a dwell time, not yet reported.
-    func updateDwelling(_ slot: Int) {
-        guard let record = records[slot] else { return }
-        if record.state == .inside, record.definition.dwellTime != nil, !record.dwellReported {
+    mutating func updateDwelling(_ slot: Int) {
+        let flags = regions.flags[slot]
+        guard flags.isOccupied else { return }
+        if flags.state == .inside, regions.dwellTime(slot) != nil, !flags.dwellReported {
             dwelling.insert(slot)
         } else {
             dwelling.remove(slot)
         }
     }
 
-    func emit(
+    mutating func emit(
         _ kind: RegionEvent.Kind, _ slot: Int, state: RegionState, time: Date, at coordinate: Coordinate,
         distance: Double?, inferred: Bool = false, interpolated: Bool = false, crossedAt: Date? = nil,
         maximumSpeed: Double? = nil, overLimitDuration: Double? = nil
     ) {
         // An approach or an overspeed reports no state change: it neither stands for this fix's transition nor
         // answers a state request.
-        if kind != .approach, kind != .overspeed, kind != .overspeedEnd { records[slot]!.eventAtFix = fixNumber }
+        if kind != .approach, kind != .overspeed, kind != .overspeedEnd, !regions.flags[slot].eventAtFix {
+            regions.flags[slot].eventAtFix = true
+            spoke.append(Int32(slot))
+        }
         // A region outside its schedule's windows reports nothing (its state goes on silently), but the end of an
         // overspeed the closing window cut short.
         if !schedules.isEmpty, kind != .overspeedEnd, !schedules.isActive(slot) { return }
         let event = RegionEvent(
-            sequence: nextSequence, kind: kind, region: records[slot]!.region, state: state, time: time,
+            sequence: nextSequence, kind: kind, region: regions.region(slot), state: state, time: time,
             crossedAt: crossedAt, coordinate: coordinate, distance: distance, inferred: inferred,
             interpolated: interpolated, maximumSpeed: maximumSpeed, overLimitDuration: overLimitDuration)
         nextSequence &+= 1  // wraps after 2^64 - 1 instead of trapping (a restored store may start anywhere)
@@ -292,12 +329,13 @@ final class MonitorEngine {
     /// transitions, unless the fix already reported one for it or the region is still undetermined (its first
     /// determination comes as usual). With `determinations = .insideOnly` only the regions inside: a window opening
     /// is a first determination for its listeners.
-    func reportOpenedWindows(at fix: Fix, point: gf_point) {
+    mutating func reportOpenedWindows(at fix: Fix, point: gf_point) {
         for slot in schedules.opened.slots {
-            guard let record = records[slot], record.eventAtFix != fixNumber, record.state != .unknown,
-                  configuration.reportsDetermination(of: record.state, before: .unknown) else { continue }
-            emit(.determined, slot, state: record.state, time: fix.timestamp, at: fix.coordinate,
-                 distance: distanceFromBoundary(point, record))
+            let flags = regions.flags[slot]
+            guard flags.isOccupied, !flags.eventAtFix, flags.state != .unknown,
+                  configuration.reportsDetermination(of: flags.state, before: .unknown) else { continue }
+            emit(.determined, slot, state: flags.state, time: fix.timestamp, at: fix.coordinate,
+                 distance: distanceFromBoundary(point, slot))
         }
         schedules.clearOpened()
     }

@@ -3,10 +3,16 @@
 ///
 /// Memory: 4 bytes per slot up to the highest slot ever inserted (`positions`) and 4 per member: slots are below
 /// the core's capacity (2^24), so 32-bit entries hold them, and a list that a first fix fills with 10^6 regions
-/// costs 8 MB rather than 16.
+/// costs 8 MB rather than 16. Growth: the arrays double, but never past `capacityLimit` (a list that may hold every
+/// region of a monitor is given its capacity, so that filling it to that holds no slack).
 struct SlotList {
     private var members: [Int32] = []
     private var positions: [Int32] = []  // positions[slot] = index in members, or -1
+    private let capacityLimit: Int
+
+    init(capacityLimit: Int = .max) {
+        self.capacityLimit = capacityLimit
+    }
 
     /// The members, in the list's order (a view: reading it allocates nothing).
     var slots: LazyMapCollection<[Int32], Int> { members.lazy.map { Int($0) } }
@@ -18,9 +24,15 @@ struct SlotList {
     }
 
     mutating func insert(_ slot: Int) {
-        if slot >= positions.count { positions.append(contentsOf: repeatElement(-1, count: slot - positions.count + 1)) }
+        if slot >= positions.count {
+            if slot >= positions.capacity { positions.reserveCapacity(grown(positions.capacity, toHold: slot + 1)) }
+            positions.append(contentsOf: repeatElement(-1, count: slot - positions.count + 1))
+        }
         guard positions[slot] < 0 else { return }
         positions[slot] = Int32(members.count)
+        if members.count == members.capacity {
+            members.reserveCapacity(grown(members.capacity, toHold: members.count + 1))
+        }
         members.append(Int32(slot))
     }
 
@@ -34,6 +46,17 @@ struct SlotList {
             positions[Int(last)] = Int32(index)
         }
         positions[slot] = -1
+    }
+
+    /// Makes room for slots below `count` and as many members, so that inserting them grows nothing.
+    mutating func reserve(_ count: Int) {
+        positions.reserveCapacity(count)
+        members.reserveCapacity(count)
+    }
+
+    /// Double `capacity` (at least `count`), at most `capacityLimit` unless `count` needs more.
+    private func grown(_ capacity: Int, toHold count: Int) -> Int {
+        max(count, min(max(16, capacity * 2), capacityLimit))
     }
 
     /// Removes every slot, keeping the storage: O(count), not O(highest slot).

@@ -178,12 +178,13 @@ extension MonitorEngine {
     /// The overspeed events of this fix, after its transitions (so an exit at this fix comes before the end of the
     /// episode it ends). `speed` is the fix's speed, or the one measured from positions. A region whose episode
     /// changed as its state record keeps it (`OverspeedEpisode`) is marked changed.
-    func reportOverspeeds(at fix: Fix, point: gf_point, speed: Double?) {
+    mutating func reportOverspeeds(at fix: Fix, point: gf_point, speed: Double?) {
         var index = speedRule.watched.count - 1
         while index >= 0 {
             let slot = speedRule.watched.slots[index]
             index -= 1
-            guard let record = records[slot], let before = speedRule.episodes[slot] else { continue }
+            guard regions.isOccupied(slot), let before = speedRule.episodes[slot] else { continue }
+            let state = regions.flags[slot].state
             var episode = before
             let time = fix.timestamp
             if let latest = episode.latestFix, time.timeIntervalSince(latest) > configuration.outageTimeout {
@@ -197,14 +198,14 @@ extension MonitorEngine {
                 }
                 episode.reset()
             }
-            let inZone = record.state == .inside && schedules.isActive(slot)
+            let inZone = state == .inside && schedules.isActive(slot)
             if !inZone {
                 if episode.firing, let since = episode.overSince {
                     emitOverspeed(.overspeedEnd, slot, fix: fix, point: point, maximum: episode.maximumSpeed,
                                   over: time.timeIntervalSince(since))
                 }
                 speedRule.stopWatching(slot)
-                if record.state == .inside { speedRule.watch(slot, record.definition.speedLimit!) }
+                if state == .inside { speedRule.watch(slot, regions.speedLimit(slot)!) }
                 if before.latestFix != nil { changed.insert(slot) }
                 continue
             }
@@ -217,7 +218,7 @@ extension MonitorEngine {
 
     /// The rule for one fix in the zone with a known speed: a candidate fires after the duration above limit +
     /// tolerance, a reported episode ends after the duration at or under the limit.
-    private func judgeSpeed(
+    private mutating func judgeSpeed(
         _ speed: Double, of episode: inout SpeedLimitRule.Episode, _ slot: Int, fix: Fix, point: gf_point
     ) {
         let time = fix.timestamp
@@ -251,16 +252,16 @@ extension MonitorEngine {
     }
 
     /// The speed the rule judges this fix by: the receiver's when it gives one, else measured from positions.
-    func ruleSpeed(of fix: Fix) -> Double? {
+    mutating func ruleSpeed(of fix: Fix) -> Double? {
         let measured = speedRule.positions.speed(appending: fix)
         if let speed = fix.speed, speed.isFinite, speed >= 0 { return speed }
         return measured
     }
 
-    private func emitOverspeed(
+    private mutating func emitOverspeed(
         _ kind: RegionEvent.Kind, _ slot: Int, fix: Fix, point: gf_point, maximum: Double, over: Double
     ) {
-        emit(kind, slot, state: records[slot]!.state, time: fix.timestamp, at: fix.coordinate,
-             distance: distanceFromBoundary(point, records[slot]!), maximumSpeed: maximum, overLimitDuration: over)
+        emit(kind, slot, state: regions.flags[slot].state, time: fix.timestamp, at: fix.coordinate,
+             distance: distanceFromBoundary(point, slot), maximumSpeed: maximum, overLimitDuration: over)
     }
 }

@@ -9,51 +9,53 @@ extension MonitorEngine {
     ///
     /// An enter or exit carries the crossing its `BoundaryWatch` found (`RegionEvent.crossedAt`); an inferred one
     /// the crossing of the straight segment from the last usable fix before the outage to this fix.
-    func judge(_ slot: Int, distance: Double, at point: gf_point, fix: Fix, accuracy: Double) {
+    mutating func judge(_ slot: Int, distance: Double, at point: gf_point, fix: Fix, accuracy: Double) {
         watchBoundary(slot, distance: distance, at: point, fix: fix)
-        let record = records[slot]!
-        guard record.eventAtFix != fixNumber else { return }  // an interpolated pass already spoke for this fix
-        let threshold = max(record.hysteresis, accuracy)
+        let record = regions.flags[slot]
+        guard !record.eventAtFix else { return }  // an interpolated pass already spoke for this fix
+        let threshold = max(regions.hysteresis(slot), accuracy)
         let time = fix.timestamp, at = fix.coordinate
-        let crossedAt = record.boundaryWatch.since
         switch record.state {
         case .inside where distance >= threshold:
+            let crossedAt = boundaryWatches[Int32(slot)]?.since
             setState(slot, .outside, since: time)
-            if record.definition.notifyOnExit {
+            if record.notifyOnExit {
                 emit(.exit, slot, state: .outside, time: time, at: at, distance: distance, crossedAt: crossedAt)
             }
         case .outside where distance <= -threshold:
+            let crossedAt = boundaryWatches[Int32(slot)]?.since
             setState(slot, .inside, since: time)
-            if record.definition.notifyOnEntry {
+            if record.notifyOnEntry {
                 emit(.enter, slot, state: .inside, time: time, at: at, distance: distance, crossedAt: crossedAt)
             }
         case .unknown:
-            records[slot]!.stateRequested = false
+            regions.flags[slot].stateRequested = false
             // A requested state is answered whatever `configuration.determinations` leaves out.
             let requested = record.stateRequested
             let before = record.lastKnownState
             if before != .unknown {
                 // Back from an outage (or a restart): the last known state stands unless this fix is past the
                 // boundary by the usual threshold, so a parked vehicle's jitter cannot make inferred transitions.
-                records[slot]!.confirmsQuietly = false
-                records[slot]!.storeHoldsLastKnownState = false
+                regions.flags[slot].confirmsQuietly = false
+                regions.flags[slot].storeHoldsLastKnownState = false
                 let crossed = before == .inside ? distance >= threshold : distance <= -threshold
                 let found: RegionState = crossed ? (before == .inside ? .outside : .inside) : before
                 // Somewhere in the outage: estimated on the straight segment across it (nil after a restart).
                 let inferredCrossing = crossed
                     ? lastUsable.flatMap { crossingTime(slot, leaving: before, from: $0, to: (fix, point)) } : nil
                 let alreadyChanged = changed.contains(slot)
+                let insideBefore = insideSince[Int32(slot)]
                 // The dwell clock keeps running when the vehicle stayed inside.
-                setState(slot, found, since: found == .inside && !crossed ? record.insideSince ?? time : time)
+                setState(slot, found, since: found == .inside && !crossed ? insideBefore ?? time : time)
                 restartBoundaryWatch(slot, distance: distance, at: point, fix: fix)
                 if !crossed, record.storeHoldsLastKnownState, !alreadyChanged,
-                   records[slot]!.stateRecord == RegionStateRecord(
-                       state: before, insideSince: record.insideSince, dwellReported: record.dwellReported) {
+                   regionStateRecord(slot) == RegionStateRecord(
+                       state: before, insideSince: insideBefore, dwellReported: record.dwellReported) {
                     // The restored record stands as the store holds it: nothing for the store to write (a restart
                     // with 10^6 regions rewrites none of them).
                     changed.remove(slot)
                 }
-                let notify = found == .inside ? record.definition.notifyOnEntry : record.definition.notifyOnExit
+                let notify = found == .inside ? record.notifyOnEntry : record.notifyOnExit
                 if crossed && notify {
                     emit(found == .inside ? .enter : .exit, slot, state: found, time: time, at: at,
                          distance: distance, inferred: true, crossedAt: inferredCrossing)
@@ -66,7 +68,7 @@ extension MonitorEngine {
                 let found: RegionState
                 if distance <= -accuracy { found = .inside } else if distance > accuracy { found = .outside } else { return }
                 setState(slot, found, since: time)
-                let asEnter = found == .inside && configuration.reportsInitialInsideAsEnter && record.definition.notifyOnEntry
+                let asEnter = found == .inside && configuration.reportsInitialInsideAsEnter && record.notifyOnEntry
                 if asEnter || requested || configuration.reportsDetermination(of: found, before: .unknown) {
                     emit(asEnter ? .enter : .determined, slot, state: found, time: time, at: at, distance: distance)
                 }
@@ -81,21 +83,20 @@ extension MonitorEngine {
     /// needs no more to be inside). A region not yet inside needs the depth to decide an enter, and its event the
     /// exact value: measured once to the threshold (cheap: the edges within it), then exactly only when it decides.
     func depth(of slot: Int, hit distance: Double, at point: gf_point, accuracy: Double) -> Double {
-        let record = records[slot]!
-        guard distance <= 0, record.state != .inside, !record.definition.isCircle else { return distance }
-        let threshold = max(record.hysteresis, accuracy)
-        let bounded = distanceToDecide(point, record, threshold: threshold)
-        return bounded <= -threshold ? distanceFromBoundary(point, record) : bounded
+        guard distance <= 0, regions.flags[slot].state != .inside, !regions.isCircle(slot) else { return distance }
+        let threshold = max(regions.hysteresis(slot), accuracy)
+        let bounded = distanceToDecide(point, slot, threshold: threshold)
+        return bounded <= -threshold ? distanceFromBoundary(point, slot) : bounded
     }
 
-    func judgeUnseen(_ slot: Int, at point: gf_point, fix: Fix, accuracy: Double) {
-        let record = records[slot]!
-        guard record.seenAtFix != fixNumber else { return }
+    mutating func judgeUnseen(_ slot: Int, at point: gf_point, fix: Fix, accuracy: Double) {
+        let record = regions.flags[slot]
+        guard !record.seenAtFix else { return }
         // Outside (the query did not return it): decide on a bounded search, measure exactly only for the event.
-        let threshold = max(record.hysteresis, accuracy)
-        var distance = distanceToDecide(point, record, threshold: threshold)
+        let threshold = max(regions.hysteresis(slot), accuracy)
+        var distance = distanceToDecide(point, slot, threshold: threshold)
         if distance >= threshold || (record.state == .unknown && distance > accuracy) {
-            distance = distanceFromBoundary(point, record)
+            distance = distanceFromBoundary(point, slot)
         }
         judge(slot, distance: distance, at: point, fix: fix, accuracy: accuracy)
     }
@@ -103,55 +104,56 @@ extension MonitorEngine {
     /// Signed distance in metres from a region's boundary (negative inside), as the core computes it (a polygon
     /// or corridor: exact within 50 km of its boundary, beyond that at least 50 km; its cost grows with the
     /// distance, see `CoreFenceTable.exactDistance`).
-    func distanceFromBoundary(_ point: gf_point, _ record: RegionRecord) -> Double {
-        table.exactDistance(from: point, to: record.handle, isCircle: record.definition.isCircle)
+    func distanceFromBoundary(_ point: gf_point, _ slot: Int) -> Double {
+        table.exactDistance(from: point, to: regions.handles[slot], isCircle: regions.isCircle(slot))
     }
 
     /// The signed distance when only whether it reaches `threshold` matters: exact within it, beyond it a value past
     /// it (cheap for a large shape: only the edges within the threshold are searched). The rules' test, made before
     /// the exact distance an event carries.
-    func distanceToDecide(_ point: gf_point, _ record: RegionRecord, threshold: Double) -> Double {
-        record.definition.isCircle
-            ? table.distance(from: point, to: record.handle)
-            : table.distance(from: point, to: record.handle, limit: threshold + 1)
+    func distanceToDecide(_ point: gf_point, _ slot: Int, threshold: Double) -> Double {
+        regions.isCircle(slot)
+            ? table.distance(from: point, to: regions.handles[slot])
+            : table.distance(from: point, to: regions.handles[slot], limit: threshold + 1)
     }
 
     // MARK: - After the transitions
 
     /// Approach events of this fix, after its transitions (so an enter at this fix has already spent the alarm).
-    func reportApproaches(at fix: Fix, point: gf_point) {
-        let firings = approach.observe(fix, at: point) { slot in records[slot]!.state }
+    mutating func reportApproaches(at fix: Fix, point: gf_point) {
+        let firings = approach.observe(fix, at: point) { slot in regions.flags[slot].state }
         for firing in firings {
             emit(.approach, firing.regionSlot, state: .outside, time: fix.timestamp, at: fix.coordinate,
                  distance: firing.distance)
         }
     }
 
-    func reportDwells(at fix: Fix, point: gf_point) {
+    mutating func reportDwells(at fix: Fix, point: gf_point) {
         var index = dwelling.count - 1
         while index >= 0 {
             let slot = dwelling.slots[index]
             index -= 1
-            let record = records[slot]!
             // Outside its schedule's windows a dwell waits for the next window instead of being lost.
             if !schedules.isEmpty, !schedules.isActive(slot) { continue }
-            guard let since = record.insideSince, let dwell = record.definition.dwellTime,
+            guard let since = insideSince[Int32(slot)], let dwell = regions.dwellTime(slot),
                   fix.timestamp.timeIntervalSince(since) >= dwell else { continue }
-            records[slot]!.dwellReported = true
+            regions.flags[slot].dwellReported = true
             changed.insert(slot)
             dwelling.remove(slot)
             emit(.dwell, slot, state: .inside, time: fix.timestamp, at: fix.coordinate,
-                 distance: distanceFromBoundary(point, record))
+                 distance: distanceFromBoundary(point, slot))
         }
     }
 
-    func answerRequests(at fix: Fix, point: gf_point) {
+    mutating func answerRequests(at fix: Fix, point: gf_point) {
+        guard requested.count > 0 else { return }
         for slot in requested.slots {
-            guard let record = records[slot], record.stateRequested else { continue }
-            records[slot]!.stateRequested = false
-            guard record.eventAtFix != fixNumber else { continue }  // already reported at this fix
+            let record = regions.flags[slot]
+            guard record.isOccupied, record.stateRequested else { continue }
+            regions.flags[slot].stateRequested = false
+            guard !record.eventAtFix else { continue }  // already reported at this fix
             emit(.determined, slot, state: record.state, time: fix.timestamp, at: fix.coordinate,
-                 distance: record.state == .unknown ? nil : distanceFromBoundary(point, record))
+                 distance: record.state == .unknown ? nil : distanceFromBoundary(point, slot))
         }
         requested = SlotList()
     }
