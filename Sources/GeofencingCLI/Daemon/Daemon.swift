@@ -158,8 +158,8 @@ final class Daemon: Sendable {
         let configuration = try storeCall { try Self.monitorConfiguration(store: store, regions: storedCount) }
         let monitor = try RegionMonitor(configuration: configuration)
         defer { runningMonitor.withLock { $0 = nil } }
-        // Row by row: the monitor's own records are the only copy of the regions the daemon keeps.
-        try storeCall { try store.forEachRegion { entry in restore(entry, into: monitor) } }
+        // In chunks as read: the monitor's own records are the only lasting copy of the regions the daemon keeps.
+        try storeCall { try restoreAll(from: store, into: monitor) }
         // The status goes out only through the MQTT sink; its backlog is read through a connection of its own,
         // closed before the daemon's (the defer holds `store` until then).
         if options.mqttURL != nil { statusBoard.attach(storePath: options.storePath) }
@@ -287,6 +287,28 @@ final class Daemon: Sendable {
         do { return try body() } catch let error as CLIError { throw error } catch {
             throw CLIError.failure("geofence run: store \(options.storePath): \(error)")
         }
+    }
+
+    /// How many stored regions go to the monitor in one `restoreMonitoring(_:)` call: a few hundred kilobytes of
+    /// regions held at a time, and the monitor's tables sized once per call rather than per region.
+    static let restoreChunk = 4096
+
+    /// Restores every stored region with its state, `restoreChunk` at a time in the store's order, reporting each
+    /// refused one.
+    private func restoreAll(from store: GeofenceStore, into monitor: RegionMonitor) throws(StoreError) {
+        var chunk: [(region: Region, state: RegionStateRecord)] = []
+        chunk.reserveCapacity(Self.restoreChunk)
+        func flush() {
+            for refused in monitor.restoreMonitoring(chunk) {
+                RefusalReport.report(refused.region, refused.error, command: "run", format: options.format)
+            }
+            chunk.removeAll(keepingCapacity: true)
+        }
+        try store.forEachRegion { entry in
+            chunk.append((entry.region, entry.stateRecord))
+            if chunk.count == Self.restoreChunk { flush() }
+        }
+        flush()
     }
 
     private func restore(_ entry: StoredRegion, into monitor: RegionMonitor) {
