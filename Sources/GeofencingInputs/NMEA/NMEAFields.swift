@@ -115,6 +115,13 @@ extension NMEASentence {
         (degrees * 1e9).rounded() / 1e9
     }
 
+    /// A speed in metres per second as gpsd's TPV carries it (printed with 3 decimals): the value a live fix has,
+    /// for the same reason as `asGPSDReportsIt` (the crossing time's path follows the fixes' speeds). k / 1e3 is the
+    /// double nearest the decimal k·10⁻³.
+    static func speedAsGPSDReportsIt(_ metresPerSecond: Double) -> Double {
+        (metresPerSecond * 1e3).rounded() / 1e3
+    }
+
     static func isDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
