@@ -2,8 +2,9 @@
 /// (`geofence run --gpsd`) keeps the last TPV of each time, and that TPV holds the sentences gpsd had merged when it
 /// sent it, not necessarily all the sentences of that time.
 ///
-/// gpsd cannot know where a receiver's reporting cycle ends; it learns it. The rule, measured sentence by sentence
-/// against gpsd 3.22 (`gpsdecode -D 7` and `gpsd -D 7` under gpsfake agree with it on every shared log):
+/// gpsd cannot know where a receiver's reporting cycle ends; it learns it. The rule, measured on gpsd 3.22: its cycle
+/// ends agree sentence by sentence with `gpsdecode -D 7` on every shared log, and which reports go out as TPVs with
+/// `gpsd -D 7` under gpsfake on bundg_zeus_9.log and on a sample of every sentence type gpsd decodes:
 ///
 /// - Registered times. Only GGA, GLL, GNS and GBS with a time field, and RMC with status A, a time and a date,
 ///   register a time; ZDA, GST, RMC with status V and all other sentences do not. A registered time other than the
