@@ -33,6 +33,14 @@ struct LiveEqualsReplayTests {
         "plaka.log": Exception(
             reason: "GLL only and a ZDA without a date: gpsd reports no time, so the daemon gets no observation",
             holds: { lines in !lines.contains { sentence($0, is: "RMC") || zdaDate(of: $0) != nil } }),
+        // Epochs now as gpsd reports them (`NMEACycleEnd`): 199 of 200 events identical. At 12:09:46 gpsd's last
+        // report of the time comes before its RMC and VTG, so it has no speed or course from the receiver; gpsd
+        // then derives them from the previous fix (2.159 m/s, 69.5°), the replay has none, and the crossing time
+        // of the one event after it differs by 35 ms.
+        "20160815.nmea": Exception(
+            reason: "one fix whose speed and course gpsd derives from the previous fix (its report precedes the "
+                + "epoch's RMC and VTG); the replay has none there: 1 of 200 events differs, by 35 ms",
+            holds: { lines in fixesWithoutSpeed(lines) > 0 }),
     ]
 
     /// Logs that are compared but whose fences give no events, with the reason; the others must give some.
@@ -172,6 +180,13 @@ struct LiveEqualsReplayTests {
         let fields = line.split(separator: ",", omittingEmptySubsequences: false)
         guard fields.count > 4, !fields[2].isEmpty, !fields[3].isEmpty, !fields[4].isEmpty else { return nil }
         return fields[2...4].joined(separator: ",")
+    }
+
+    /// The replay's fixes without a speed: epochs whose last report to gpsd's clients came before any sentence with
+    /// a speed, for which gpsd derives one from the previous fix.
+    static func fixesWithoutSpeed(_ lines: [String]) -> Int {
+        let data = Data(lines.map { $0 + "\r\n" }.joined().utf8)
+        return NMEAReader.read(data: data).observations.compactMap(\.fix).dropFirst().filter { $0.speed == nil }.count
     }
 
     /// RMC and ZDA dates before 2017 moved 16 years forward (see the suite's comment).
