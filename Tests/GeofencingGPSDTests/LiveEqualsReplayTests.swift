@@ -19,9 +19,9 @@ import Testing
 /// Quick by default (about a minute): nmealog.txt (GGA before RMC, GST in every epoch), its RTK variant (RMC moved
 /// before GGA, GGA quality 4 and 5 alternating: the receiver of the issue, where gpsd's `eph` lags an epoch), and
 /// nl2008u.log (a u-blox 8: RMC first, no GST). `GEOFENCE_LIVE_REPLAY_ALL=1` plays every log but the exceptions
-/// (`exceptions`), whose cause it checks instead; a long log plays at `longLogCycle`. The full set has bundg_zeus_9.log and
-/// 20160815.nmea, instrument buses that relay GLL and RMC a second after the GGA of their position and send DBT:
-/// gpsd reports them at nearly every sentence without a time and drops what only a GLC follows, which the reader
+/// (`exceptions`), whose cause it checks instead; a long log plays at `longLogCycle`. The full set has
+/// bundg_zeus_9.log, an instrument bus that relays GLL and RMC a second after the GGA of their position and sends
+/// DBT: gpsd reports it at nearly every sentence without a time and drops what only a GLC follows, which the reader
 /// reproduces (`NMEACycleEnd`).
 @Suite(.enabled(if: TestEnvironment.canRunGPSFake && GeofenceExecutable.isBuilt,
                 "needs gpsfake, the shared data and the geofence executable"))
