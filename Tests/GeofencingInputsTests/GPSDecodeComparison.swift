@@ -12,20 +12,23 @@ enum GPSDecodeDifference: String, CaseIterable, Sendable {
     case notReportedByGPSD = "no gpsd report"
     case reportedWithoutTime = "gpsd: no time"
     case gpsdDayRollover = "gpsd: +1 day"
-    case disagreeingSentences = "sentences disagree"
+    case reportWithoutData = "gpsdecode: report without data"
     case unexplained = "UNEXPLAINED"
 
     var explanation: String {
         switch self {
         case .beforeGPSDStarted:
             "gpsd starts reporting with a time only once it knows the year (gpsd 3.22 takes it from ZDA or from an RMC "
-                + "with status A, never from an RMC with status V) and has seen the time change once; we date these "
-                + "epochs from their RMC, or backwards from the first date. Checked: the epoch comes before, in the "
+                + "with status A, never from an RMC with status V) and, unlike the daemon, has seen the time change once; we "
+                + "date these epochs from their RMC (the daemon reports them: it reports every position until it "
+                + "knows a cycle ender). Checked: the epoch comes before, in the "
                 + "log, the epoch of gpsd's first timed report."
         case .notReportedByGPSD:
-            "gpsd emits a TPV only on a sentence it has learned ends a cycle (the last one before the time changes); "
-                + "this epoch lacks all of them (the end of a log cut mid-epoch, or an epoch the gpsd maintainers "
-                + "trimmed). Checked by replaying that rule (NMEALogScan.wouldGPSDReport)."
+            "gpsdecode prints a TPV only at a cycle end, on a sentence whose type gpsd has learnt ends a cycle "
+                + "(NMEACycleEnd), and this epoch has none among the lines gpsd reads: its last sentence is a last "
+                + "line without a line end, which gpsd drops (nmealog.txt), or the daemon reported it before it knew "
+                + "any ender, as it reports every position then, which gpsdecode does not. Checked by replaying that "
+                + "rule on the lines gpsd reads (NMEALogScan)."
         case .reportedWithoutTime:
             "gpsd reported the epoch in a TPV without a time because it had no year yet: gpsd 3.22 takes it only "
                 + "from ZDA or an RMC with status A (haicom-305N.log starts with RMC status V), and plaka.log has no "
@@ -36,11 +39,12 @@ enum GPSDecodeDifference: String, CaseIterable, Sendable {
                 + "even when a log steps back by minutes (bt451.log jumps from 15:25 to 14:33): it dates a GGA the "
                 + "next day until the next RMC. We roll over only after a step back of more than 12 hours. Checked: "
                 + "gpsd's time is ours plus one day and the fixes agree."
-        case .disagreeingSentences:
-            "the sentences of one time of day report different positions (an instrument-bus multiplexer relays "
-                + "sentences from different moments under one time, 20160815.nmea); gpsd reports the state at its "
-                + "cycle-ending sentence, we keep the last position sentence. Checked: gpsd's position is the one "
-                + "another sentence of the same epoch reports."
+        case .reportWithoutData:
+            "gpsdecode prints a TPV at every cycle end, the daemon sends one only from a sentence that gave it data, "
+                + "and the reader gives what the daemon gets (NMEACycleEnd). bundg_zeus_9.log has GGAs followed by "
+                + "nothing but a GLC before the next time: gpsdecode's last TPV has the GGA's position, the daemon's "
+                + "that of an earlier sentence. Checked: gpsdecode's position is the epoch's last one up to its last "
+                + "cycle end (NMEALogScan)."
         case .unexplained:
             "not explained by any of the above: a bug in our reader or in this comparison."
         }
@@ -121,8 +125,8 @@ struct GPSDecodeComparison: Sendable {
                     if tpv.mode >= 2, let ours = hdopAccuracyByTime[key] { compareEPH(tpv, ours) }
                 } else if ours.fix != nil, tpv.mode >= 2,
                           let epoch = epochByTimeOfDay[Self.timeOfDay(key)],
-                          epoch.positions.contains(where: { Self.samePosition($0.coordinate, tpv) }) {
-                    differences[.disagreeingSentences, default: 0] += 1
+                          let position = epoch.positionAtLastCycleEnd, Self.samePosition(position, tpv) {
+                    differences[.reportWithoutData, default: 0] += 1
                 } else {
                     note(.unexplained, "\(tpv.time ?? "?"): gpsd mode \(tpv.mode) \(tpv.lat ?? .nan),\(tpv.lon ?? .nan), ours \(ours)")
                 }
@@ -134,8 +138,7 @@ struct GPSDecodeComparison: Sendable {
             }
         }
 
-        let reported = Dictionary(
-            zip(epochs.map(\.timeOfDay), NMEALogScan.wouldGPSDReport(epochs)), uniquingKeysWith: { $0 && $1 })
+        let reported = Dictionary(epochs.map { ($0.timeOfDay, $0.endsCycle) }, uniquingKeysWith: { $0 && $1 })
         var untimedIndex = untimed.startIndex
         var gpsdStarted = false
         for observation in observations {

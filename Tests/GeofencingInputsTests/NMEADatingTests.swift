@@ -51,7 +51,7 @@ struct NMEADatingTests {
 
     @Test func stepsBackOfLessThanTwelveHoursStayOnTheSameDay() {
         // bt451.log jumps from 15:25 back to 14:33 (a trimmed log); that is not a new day.
-        #expect(times([rmc("152508.00", "091209"), gga("143306.00")]) == [
+        #expect(times([rmc("152508.00", "091209"), gga("152508.00"), gga("143306.00")]) == [
             NMEATestText.utc(2009, 12, 9, 15, 25, 8), NMEATestText.utc(2009, 12, 9, 14, 33, 6),
         ])
     }
@@ -62,12 +62,12 @@ struct NMEADatingTests {
         ])
     }
 
-    @Test func epochsBeforeTheFirstDateAreDatedBackwards() {
-        let log = NMEATestText.read([gga("235958"), gga("235959"), rmc("000000", "010124"), gga("000001")])
-        #expect(log.observations.map(\.time) == [
-            NMEATestText.utc(2023, 12, 31, 23, 59, 58), NMEATestText.utc(2023, 12, 31, 23, 59, 59),
-            NMEATestText.utc(2024, 1, 1), NMEATestText.utc(2024, 1, 1, 0, 0, 1),
-        ])
+    /// gpsd learns the year from the first RMC (or ZDA) and reports the epochs before it without a time, which no
+    /// client can place: the reader drops them too, so that the replay gives what the daemon gets.
+    @Test func epochsBeforeTheFirstDateAreDropped() {
+        let log = NMEATestText.read([gga("235958"), gga("235959"), rmc("000000", "010124"), gga("000000"), gga("000001")])
+        #expect(log.observations.map(\.time) == [NMEATestText.utc(2024, 1, 1), NMEATestText.utc(2024, 1, 1, 0, 0, 1)])
+        #expect(log.statistics.epochsWithoutReport == 2)
         #expect(log.statistics.referenceDatedObservations == 0)
     }
 
@@ -80,6 +80,7 @@ struct NMEADatingTests {
         #expect(output.count == 3, "the third complete epoch overflows the hold of 2")
         #expect(output.first?.time == NMEATestText.utc(1970, 1, 1, 12))
         output += reader.read(line: NMEATestText.sentence(rmc("120004", "150816")))
+        output += reader.read(line: NMEATestText.sentence(gga("120004")))     // gpsd reports at GGA, the learnt ender
         output += reader.finish()
         #expect(output.map(\.time).suffix(2) == [NMEATestText.utc(1970, 1, 1, 12, 0, 3), NMEATestText.utc(2016, 8, 15, 12, 0, 4)],
                 "a date that comes later takes over from then on")

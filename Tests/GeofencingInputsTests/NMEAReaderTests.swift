@@ -87,6 +87,9 @@ struct NMEAReaderTests {
         #expect(reader.read(line: NMEATestText.sentence(Self.brisbaneEpoch[4])).isEmpty)
         let next = reader.read(line: NMEATestText.sentence("GPGGA,222438.000,2734.34821,S,15305.44697,E,1,07,1.2,50.8,M,39.2,M,,"))
         #expect(next.count == 1)
+        // gpsd has learnt that RMC ends this receiver's cycle: the next epoch is reported at its RMC.
+        #expect(reader.read(line: NMEATestText.sentence(
+            "GPRMC,222438.000,A,2734.34821,S,15305.44697,E,33.9,157.8,030308,11.2,W,A")).isEmpty)
         #expect(reader.finish().count == 1)
         #expect(reader.finish().isEmpty)
     }

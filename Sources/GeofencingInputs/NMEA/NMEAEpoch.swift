@@ -11,50 +11,78 @@ import Geofencing
 /// type is reliably the right one, and the latest is the freshest. Accuracy follows the model of
 /// `HorizontalAccuracyEstimate`: GST when the epoch has one, else gpsd's `eph`, fixed at the epoch's first sentence
 /// with a valid position from the HDOP in force then.
+///
+/// The observation is the merge up to the epoch's last sentence on which gpsd sends a report (`NMEACycleEnd`), the
+/// state the daemon gets from gpsd for that time; sentences after it are merged by gpsd but never reported.
 struct NMEAEpoch {
     let timeOfDay: Int64
     private(set) var date: NMEADate?
-    private(set) var coordinate: Coordinate?
-    private(set) var reportedNoFix = false
-    private var altitude: Double?
-    private var speed: Double?
-    private var course: Double?
-    /// gpsd's `eph` for the epoch: set once, by its first sentence with a valid position once an HDOP is known.
-    private var hdopAccuracy: Double?
-    private var measuredAccuracy: Double?
+    /// Everything the epoch's sentences said so far.
+    private var merged = Merge()
+    /// `merged` as it was when gpsd last sent a report for the epoch (`markReported()`); nil while it sent none.
+    private var reported: Merge?
 
     init(timeOfDay: Int64) {
         self.timeOfDay = timeOfDay
     }
 
-    /// Whether any sentence said if there is a fix; an epoch of only GST, ZDA or VTG says nothing and yields no
-    /// observation.
-    var reportsFixStatus: Bool { coordinate != nil || reportedNoFix }
+    /// Whether gpsd reported the epoch and that report said if there is a fix; an epoch that gpsd never reported
+    /// with such a sentence, or of only GST, ZDA or VTG, yields no observation.
+    var reportsFixStatus: Bool { reported?.reportsFixStatus ?? false }
+
+    /// Whether any of the epoch's sentences said if there is a fix, reported by gpsd or not.
+    var saysFixStatus: Bool { merged.reportsFixStatus }
 
     /// Adds one sentence; `hdopInForce` is the latest HDOP of any sentence so far, this one's included.
     mutating func merge(_ report: NMEAReport, hdopInForce: Double?) {
         date = report.date ?? date
-        switch report.position {
-        case .valid(let position):
-            coordinate = position
-            if hdopAccuracy == nil, let hdopInForce {
-                hdopAccuracy = HorizontalAccuracyEstimate.fromHDOP(hdopInForce, differential: report.differential)
-            }
-        case .invalid: reportedNoFix = true
-        case nil: break
-        }
-        altitude = report.altitude ?? altitude
-        speed = report.speed ?? speed
-        course = report.course ?? course
-        measuredAccuracy = report.measuredAccuracy ?? measuredAccuracy
+        merged.add(report, hdopInForce: hdopInForce)
     }
 
-    /// The observation at `time`: a fix with everything the sentences gave, or no fix.
+    /// gpsd sends a report (TPV) now: the observation is what the sentences merged so far say.
+    mutating func markReported() {
+        reported = merged
+    }
+
+    /// The observation at `time`: a fix with everything the sentences up to gpsd's last report gave (and the epoch's
+    /// GST), or no fix.
     func observation(at time: Date) -> Observation {
-        guard let coordinate else { return .noFix(time) }
-        let accuracy = measuredAccuracy ?? hdopAccuracy
+        guard let reported, let coordinate = reported.coordinate else { return .noFix(time) }
+        // A GST reaches the daemon as a report of its own, paired with the TPV of its time wherever it comes in the
+        // epoch, so the whole epoch's GST counts.
+        let accuracy = merged.measuredAccuracy ?? reported.hdopAccuracy
         return .fix(Fix(
             coordinate: coordinate, timestamp: time, horizontalAccuracy: accuracy,
-            speed: speed, course: course, altitude: altitude))
+            speed: reported.speed, course: reported.course, altitude: reported.altitude))
+    }
+
+    /// The merged content of some of the epoch's sentences.
+    private struct Merge {
+        var coordinate: Coordinate?
+        var reportedNoFix = false
+        var altitude: Double?
+        var speed: Double?
+        var course: Double?
+        /// gpsd's `eph` for the epoch: set once, by its first sentence with a valid position once an HDOP is known.
+        var hdopAccuracy: Double?
+        var measuredAccuracy: Double?
+
+        var reportsFixStatus: Bool { coordinate != nil || reportedNoFix }
+
+        mutating func add(_ report: NMEAReport, hdopInForce: Double?) {
+            switch report.position {
+            case .valid(let position):
+                coordinate = position
+                if hdopAccuracy == nil, let hdopInForce {
+                    hdopAccuracy = HorizontalAccuracyEstimate.fromHDOP(hdopInForce, differential: report.differential)
+                }
+            case .invalid: reportedNoFix = true
+            case nil: break
+            }
+            altitude = report.altitude ?? altitude
+            speed = report.speed ?? speed
+            course = report.course ?? course
+            measuredAccuracy = report.measuredAccuracy ?? measuredAccuracy
+        }
     }
 }

@@ -10,7 +10,8 @@ import GeofencingEvents
 /// - An epoch without a date after a dated one gets the same day, or the next day when its time of day is more
 ///   than 12 hours earlier (midnight passed). Moving forward by more than 12 hours stays on the same day: a gap in
 ///   the log, not a step back in time.
-/// - Epochs before the first date are dated backwards from it by the mirrored rule.
+/// - Epochs before the first date get no day: the reader drops them when it comes (gpsd, which learns the year
+///   from the same sentence, reported them without a time).
 /// - A log that has no date at all is anchored to a reference day chosen by the caller.
 struct NMEAEpochDating {
     private static let halfDay: Int64 = 12 * 3600 * 1_000_000_000
@@ -52,10 +53,5 @@ struct NMEAEpochDating {
     /// Sets the anchor for a log without dates: the first epoch falls on `day`.
     mutating func anchor(atDay day: Int, timeOfDay: Int64) {
         anchor = (day, timeOfDay)
-    }
-
-    /// The day of an epoch that came just before an epoch at (`day`, `followingTimeOfDay`) in the log.
-    static func day(before followingTimeOfDay: Int64, onDay day: Int, timeOfDay: Int64) -> Int {
-        timeOfDay > followingTimeOfDay + halfDay ? day - 1 : day
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Geofencing
 import GeofencingEvents
 
@@ -113,6 +114,14 @@ extension NMEASentence {
     /// ⅓ or ⅔, never near the ½ where the rounding could go the other way than gpsd's.
     static func asGPSDReportsIt(_ degrees: Double) -> Double {
         (degrees * 1e9).rounded() / 1e9
+    }
+
+    /// A speed in metres per second as gpsd's TPV carries it (printed with 3 decimals, then read back by libgps):
+    /// the value a live fix has, for the same reason as `asGPSDReportsIt` (the crossing time's path follows the
+    /// fixes' speeds). Formatted as gpsd's printf does, from the exact binary value: 4.05 knots is 2.0834999... m/s,
+    /// which prints as 2.083, where rounding 2083.5 (the product with 1000, rounded up) would give 2.084.
+    static func speedAsGPSDReportsIt(_ metresPerSecond: Double) -> Double {
+        Double(String(format: "%.3f", metresPerSecond)) ?? metresPerSecond
     }
 
     static func isDigit(_ byte: UInt8) -> Bool {

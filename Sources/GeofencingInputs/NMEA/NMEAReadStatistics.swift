@@ -22,6 +22,10 @@ public struct NMEAReadStatistics: Sendable, Hashable {
     public var fixes = 0
     /// Epochs in which the receiver said it had no fix.
     public var noFixes = 0
+    /// Epochs whose sentences said whether there is a fix but that yield no observation, because a client of gpsd
+    /// gets none for them either: gpsd sent no report for them (`NMEACycleEnd`), or only reports without a time,
+    /// before the log's first date gave it the year.
+    public var epochsWithoutReport = 0
     /// Observations whose day came from `NMEAReaderConfiguration.referenceDate` because the log gave no date.
     public var referenceDatedObservations = 0
     /// Observations in a leap second (time of day 23:59:60.f), dated 23:59:59.999 + f/1000 s so that time stays

@@ -14,17 +14,24 @@ import GeofencingEvents
 /// - Sentences: RMC, GGA, GNS, GLL (position and fix status), GST and GSA (accuracy), VTG (speed and course) and ZDA (date),
 ///   from the talkers in `NMEAReaderConfiguration.talkers`, with a valid checksum.
 /// - Epochs: sentences with the same time of day (VTG, which has none, joins the epoch before it) form one epoch
-///   and one observation. It is a fix when any of its sentences reports a valid position (RMC/GLL status A, GGA
-///   quality above 0, GNS mode other than N), otherwise no fix. Position, speed, course and altitude come from the
-///   last sentence that has them, as in gpsd. `horizontalAccuracy` is the 95 % radius from GST's latitude and
-///   longitude sigmas when the epoch has a GST, else gpsd's `eph`: HDOP × 19 m (4.75 m for DGPS fixes) with the
-///   latest HDOP known at the epoch's first sentence with a valid position, else nil: the model
-///   `HorizontalAccuracyEstimate` describes, which `GPSDSource` follows too. An epoch is complete when a sentence with another
-///   time of day arrives, so a live stream's observations lag by one epoch.
+///   and at most one observation, with what gpsd 3.22 reports for it: the merge of the epoch's sentences up to the
+///   last one on which gpsd sends a TPV. gpsd learns where a receiver's cycle ends (`NMEACycleEnd` has the rule):
+///   it reports on the types that came last before a change of time, or on an instrument bus that sends DBT on
+///   nearly every sentence without a time, and a report goes out only from a sentence that gave gpsd data. The
+///   sentences after an epoch's last report never reach gpsd's clients, and an epoch without any report yields no
+///   observation (counted in `statistics.epochsWithoutReport`), so the replay of a log gives what the daemon
+///   gives live. The observation is a fix when any reported sentence gives a valid position (RMC/GLL status A,
+///   GGA quality above 0, GNS mode other than N), otherwise no fix. Position, speed, course and altitude come from
+///   the last reported sentence that has them, as in gpsd. `horizontalAccuracy` is the 95 % radius from GST's
+///   latitude and longitude sigmas when the epoch has a GST, else gpsd's `eph`: HDOP × 19 m (4.75 m for DGPS
+///   fixes) with the latest HDOP known at the epoch's first sentence with a valid position, else nil: the model
+///   `HorizontalAccuracyEstimate` describes, which `GPSDSource` follows too. An epoch is complete when a sentence
+///   with another time of day arrives, so a live stream's observations lag by one epoch.
 /// - Dates: an epoch with an RMC or ZDA uses its date; RMC's two-digit year gets `century` (2000), as gpsd 3.22
 ///   does, not a pivot year. Undated epochs follow the last date, moving to the next day when the time of day
-///   goes back more than 12 hours. Epochs before the first date are held (up to `maximumHeldEpochs`) and dated
-///   backwards from it; a log without any date starts on `referenceDate` (1970-01-01 by default).
+///   goes back more than 12 hours. Epochs before the first date are held (up to `maximumHeldEpochs`) and dropped
+///   when it comes: gpsd learns the year from the same sentence and reported them without a time. A log without
+///   any date starts on `referenceDate` (1970-01-01 by default), and so do held epochs that overflow the hold.
 /// - Unlike gpsd, the reader does not move dates before 2017 forward by 1024 weeks: gpsd 3.22 does so to repair
 ///   receivers hit by the GPS week rollover, which turns every older recorded log into a date in 2027...2036.
 ///
@@ -40,7 +47,9 @@ public struct NMEAReader: Sendable {
     private var splitter: LineSplitter
     private var dating: NMEAEpochDating
     private var current: NMEAEpoch?
-    /// Complete epochs waiting for a date.
+    /// Where gpsd's reports fall: which sentences' content reaches the daemon.
+    private var cycleEnd = NMEACycleEnd()
+    /// Complete epochs waiting for a date: dropped when one comes, dated from the reference day when none does.
     private var held: [NMEAEpoch] = []
     private var datedFromReference = false
     private let referenceDay: Int
@@ -113,6 +122,10 @@ public struct NMEAReader: Sendable {
             statistics.malformedLines += 1
             record(reason)
         case .sentence(let sentence):
+            // gpsd sees every sentence, whatever the talker and whether the reader uses it; the report it sends
+            // holds this sentence's content too.
+            let reported = cycleEnd.take(sentence).sendsReport
+            defer { if reported { current?.markReported() } }
             guard configuration.talkers.contains(sentence.talker) else {
                 statistics.unsupportedSentences += 1
                 return
@@ -149,27 +162,22 @@ public struct NMEAReader: Sendable {
     private mutating func complete(_ epoch: NMEAEpoch, into output: inout [Observation]) {
         if let date = epoch.date, let day = dating.day(of: date, timeOfDay: epoch.timeOfDay) {
             datedFromReference = false
-            releaseHeld(before: (day, epoch.timeOfDay), into: &output)
+            dropHeld()
             emit(epoch, day: day, into: &output)
         } else if let day = dating.dayFollowingAnchor(timeOfDay: epoch.timeOfDay) {
             emit(epoch, day: day, into: &output)
         } else if epoch.reportsFixStatus {
             held.append(epoch)
             if held.count > configuration.maximumHeldEpochs { releaseHeldOnReferenceDay(into: &output) }
+        } else if epoch.saysFixStatus {
+            statistics.epochsWithoutReport += 1
         }
     }
 
-    /// Dates the held epochs backwards from the first dated epoch that follows them.
-    private mutating func releaseHeld(before following: (day: Int, timeOfDay: Int64), into output: inout [Observation]) {
-        guard !held.isEmpty else { return }
-        var next = following
-        var days: [Int] = []
-        for epoch in held.reversed() {
-            next = (NMEAEpochDating.day(before: next.timeOfDay, onDay: next.day, timeOfDay: epoch.timeOfDay),
-                    epoch.timeOfDay)
-            days.append(next.day)
-        }
-        for (epoch, day) in zip(held, days.reversed()) { emit(epoch, day: day, into: &output) }
+    /// The first date has come: the held epochs before it are dropped. gpsd learns the year from the same sentence
+    /// (RMC, ZDA), and it reported those epochs without a time, which no client can place.
+    private mutating func dropHeld() {
+        statistics.epochsWithoutReport += held.count
         held.removeAll()
     }
 
@@ -186,7 +194,10 @@ public struct NMEAReader: Sendable {
     }
 
     private mutating func emit(_ epoch: NMEAEpoch, day: Int, into output: inout [Observation]) {
-        guard epoch.reportsFixStatus else { return }
+        guard epoch.reportsFixStatus else {
+            if epoch.saysFixStatus { statistics.epochsWithoutReport += 1 }
+            return
+        }
         let observation = epoch.observation(at: CivilCalendar.date(day: day, nanosecondsIntoDay: epoch.timeOfDay))
         if observation.fix != nil { statistics.fixes += 1 } else { statistics.noFixes += 1 }
         if datedFromReference { statistics.referenceDatedObservations += 1 }

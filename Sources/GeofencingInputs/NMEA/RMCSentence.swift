@@ -15,7 +15,8 @@ extension NMEAReport {
             guard let coordinate else { throw NMEAFieldError("status A (valid) without a position") }
             report.position = .valid(coordinate)
             report.differential = mode == "D"
-            report.speed = try sentence.decimal(7, "speed").map { $0 * metresPerSecondPerKnot }
+            report.speed = try sentence.decimal(7, "speed")
+                .map { NMEASentence.speedAsGPSDReportsIt($0 * metresPerSecondPerKnot) }
             report.course = try sentence.decimal(8, "course")
         case ("A", _), ("V", _):
             report.position = .invalid

@@ -10,7 +10,8 @@ extension NMEAReport {
         report.course = try sentence.decimal(1, "course")
         let knots = try sentence.decimal(unitLetters ? 5 : 3, "speed (knots)")
         let kilometresPerHour = try sentence.decimal(unitLetters ? 7 : 4, "speed (km/h)")
-        report.speed = knots.map { $0 * metresPerSecondPerKnot } ?? kilometresPerHour.map { $0 / 3.6 }
+        report.speed = (knots.map { $0 * metresPerSecondPerKnot } ?? kilometresPerHour.map { $0 / 3.6 })
+            .map(NMEASentence.speedAsGPSDReportsIt)
         return report
     }
 }
