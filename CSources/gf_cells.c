@@ -9,26 +9,16 @@
 #include <string.h>
 
 #define GF__SLOTS_INITIAL 64u   /* hash slots */
-#define GF__SLOTS_MAX ((uint64_t)1 << 27)  /* more than GF_CAPACITY_MAX entries need at a load of 0.47 */
-_Static_assert(GF__SLOTS_INITIAL * GF__FILTER_BITS_PER_SLOT >= 8 * 64, "gf__filter_bit needs 8 filter words or more");
+#define GF__SLOTS_MAX ((uint64_t)1 << 27)  /* more than GF_CAPACITY_MAX entries need at a load of 0.56 */
 
-/* Filter words for a slot count: GF__FILTER_BITS_PER_SLOT bits per slot rounded up to a power of two (gf__filter_bit
- * takes the top bits of a hash). */
+/* Filter words for a slot count: GF__FILTER_BITS_PER_SLOT bits per slot, rounded up to whole words (any count:
+ * gf__filter_bit scales its hash to it). */
 static size_t gf__filter_words(uint64_t slots) {
-    uint64_t bits = 64;
-    while (bits < slots * GF__FILTER_BITS_PER_SLOT) bits *= 2;
-    return (size_t)(bits / 64);
-}
-
-/* 64 - log2(filter bits) for a slot count. */
-static uint32_t gf__filter_shift(uint64_t slots) {
-    uint32_t shift = 64;
-    for (uint64_t n = gf__filter_words(slots) * 64; n > 1; n >>= 1) shift--;
-    return shift;
+    return (size_t)((slots * GF__FILTER_BITS_PER_SLOT + 63) / 64);
 }
 
 static void gf__filter_set(gf__cells *cells, uint64_t key) {
-    uint64_t bit = gf__filter_bit(key, cells->filter_shift);
+    uint64_t bit = gf__filter_bit(key, cells->filter_words);
     cells->filter[bit >> 6] |= (uint64_t)1 << (bit & 63);
 }
 
@@ -55,7 +45,7 @@ int gf__cells_init(gf__cells *cells, size_t *bytes) {
         return -1;
     }
     cells->size = GF__SLOTS_INITIAL;
-    cells->filter_shift = gf__filter_shift(GF__SLOTS_INITIAL);
+    cells->filter_words = (uint32_t)gf__filter_words(GF__SLOTS_INITIAL);
     *bytes += GF__SLOTS_INITIAL * sizeof(gf__entry) + gf__filter_words(GF__SLOTS_INITIAL) * sizeof(uint64_t);
     return 0;
 }
@@ -112,15 +102,16 @@ static uint32_t gf__free_slot(const gf__cells *cells, uint64_t key) {
     return i;
 }
 
-/* Grows the slot array so that one more entry keeps the load at or below 0.7: by half at a time, so that just after
- * a growth the load is 0.47 (doubling would leave it at 0.35 and the array's bytes per entry at up to twice what
- * the maximum load needs). Rehashing every entry is O(entries), amortised O(1) per added entry all the same.
+/* Grows the slot array so that one more entry keeps the load at or below 0.7: by a quarter at a time, so that just
+ * after a growth the load is 0.56 (doubling would leave it at 0.35 and the array's bytes per entry at up to twice
+ * what the maximum load needs; the slots are most of the index's memory). Rehashing every entry is O(entries), after
+ * a quarter as many additions: amortised O(1) per added entry all the same.
  * Entries of one cell are re-inserted in the order of the old array from some empty slot on, and a cell's order
  * inside its run never matters (a query sorts a level's hits by slot). */
 static int gf__grow_slots(gf__cells *cells, size_t *bytes) {
     uint64_t size = cells->size;
     uint64_t target = size;
-    while ((cells->used + (uint64_t)1) * 10 > target * 7) target += target / 2;
+    while ((cells->used + (uint64_t)1) * 10 > target * 7) target += target / 4;
     if (target == size) return 0;
     if (target > GF__SLOTS_MAX) return -1;
     gf__entry *slots = gf__empty_slots(target);
@@ -138,7 +129,7 @@ static int gf__grow_slots(gf__cells *cells, size_t *bytes) {
     free(old);
     free(cells->filter);
     cells->filter = filter;
-    cells->filter_shift = gf__filter_shift(target);
+    cells->filter_words = (uint32_t)gf__filter_words(target);
     gf__filter_rebuild(cells);
     *bytes += (size_t)((target - size) * sizeof(gf__entry))
             + (gf__filter_words(target) - gf__filter_words(size)) * sizeof(uint64_t);

@@ -283,16 +283,16 @@ static inline int gf__window_meets(const gf__window_box *a, const gf__window_box
 
 typedef struct gf__cells {
     gf__entry *slots;
-    uint32_t size;       /* slot count: any size (grown by half, see gf__grow_slots), >= 64, <= 2^27 */
+    uint32_t size;       /* slot count: any size (grown by a quarter, see gf__grow_slots), >= 64, <= 2^27 */
     uint32_t used;       /* occupied slots */
-    /* The occupancy filter: GF__FILTER_BITS_PER_SLOT x slot count bits rounded up to a power of two, bit
+    /* The occupancy filter: GF__FILTER_BITS_PER_SLOT x slot count bits (in whole words), bit
      * gf__filter_bit(key) set for every cell with an entry (and possibly for cells emptied since the filter was last
      * rebuilt). A clear bit proves a cell empty without touching the slot array, which at 10^5 fences is ~3 MB
      * (random queries miss the inner caches on it) while the filter is 1/16 of that. False "maybe" rate: about
      * (cells / filter bits) just after a rebuild (see gf__filter_bit); removals leave stale bits until the next
      * rebuild (after a quarter of the slot count in removals, or when the slot array grows). */
     uint64_t *filter;
-    uint32_t filter_shift;  /* 64 - log2(filter bits) */
+    uint32_t filter_words;  /* 64-bit words in filter */
     uint32_t stale;         /* removals since the filter was rebuilt */
     gf__wide_entry *oversize;  /* the oversize fences, in ascending slot order */
     uint32_t oversize_count, oversize_cap;
@@ -310,24 +310,25 @@ static inline uint32_t gf__next_slot(const gf__cells *cells, uint32_t i) {
  * and the cell's place in the block is its bit. Why blocks: a query looks up one or two neighbouring cells per axis,
  * and a cursor 3 x 3 of them, usually in one word. False "maybe" rate: a word is shared by the blocks hashed to it,
  * about (occupied blocks / words), which is the rate of a bit per key hash (cells / filter bits) when occupied cells
- * are scattered one per block, and lower when they cluster. The filter has at least 8 words (gf_cells.c), so the
- * shift stays under 64. */
-static inline uint64_t gf__filter_bit(uint64_t key, uint32_t filter_shift) {
+ * are scattered one per block, and lower when they cluster. The word: the hash's top 32 bits scaled to the word
+ * count (Lemire's range reduction, as gf__cell_hash), which need not be a power of two. */
+static inline uint64_t gf__filter_bit(uint64_t key, uint32_t filter_words) {
     const uint64_t in_block = ((uint64_t)7 << GF__KEY_ROW_SHIFT) | 7;  /* the low 3 bits of the row and column */
-    uint64_t word = ((key & ~in_block) * 0xD6E8FEB86659FD93ULL) >> (filter_shift + 6);
+    uint64_t hash = (((key & ~in_block) * 0xD6E8FEB86659FD93ULL) >> 32);
+    uint64_t word = (hash * filter_words) >> 32;
     return (word << 6) | ((key >> (GF__KEY_ROW_SHIFT - 3)) & 0x38) | (key & 7);
 }
 
 static inline int gf__filter_maybe(const gf__cells *cells, uint64_t key) {
-    uint64_t bit = gf__filter_bit(key, cells->filter_shift);
+    uint64_t bit = gf__filter_bit(key, cells->filter_words);
     return (int)((cells->filter[bit >> 6] >> (bit & 63)) & 1u);
 }
 
 static inline uint32_t gf__cell_hash(uint64_t key, uint32_t size) {
     /* Fibonacci hashing: multiply by 2^64 / golden ratio and keep the TOP 32 bits, which depend on every key bit, so
      * neighbouring cells and cells of different levels land far apart (Knuth 6.4); then scale them to the slot count
-     * (h * size / 2^32, Lemire's range reduction), which need not be a power of two: the array grows by half, not by
-     * doubling, so its load stays between 0.47 and 0.7 instead of 0.35 and 0.7. */
+     * (h * size / 2^32, Lemire's range reduction), which need not be a power of two: the array grows by a quarter, not by
+     * doubling, so its load stays between 0.56 and 0.7 instead of 0.35 and 0.7. */
     uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> 32);
     return (uint32_t)(((uint64_t)h * size) >> 32);
 }
