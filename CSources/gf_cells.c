@@ -91,23 +91,25 @@ gf__wide_entry gf__wide_entry_of(const gf__box *box, uint32_t slot) {
 
 /* ---- Hash slots ---- */
 
-static inline uint32_t gf__home_of(const gf__cells *cells, const gf__entry *entry) {
-    return gf__cell_hash(gf__entry_key(entry), cells->size);
-}
-
-/* The first empty slot on the probe run from a key's home. */
-static uint32_t gf__free_slot(const gf__cells *cells, uint64_t key) {
-    uint32_t i = gf__cell_hash(key, cells->size);
-    while (cells->slots[i].word != GF__EMPTY) i = gf__next_slot(cells, i);
-    return i;
+/* Puts an entry into its place in home order (see gf_internal.h): after every entry whose home is its own or comes
+ * before it on the run, shifting the rest of the run on by one slot (an entry never moves before its home). */
+static void gf__place(gf__cells *cells, gf__entry entry) {
+    uint32_t i = gf__cell_hash(gf__entry_key(&entry), cells->size);
+    for (uint32_t d = 0; cells->slots[i].word != GF__EMPTY && gf__displacement(cells, i) >= d; d++)
+        i = gf__next_slot(cells, i);
+    while (entry.word != GF__EMPTY) {
+        gf__entry moved = cells->slots[i];
+        cells->slots[i] = entry;
+        entry = moved;
+        i = gf__next_slot(cells, i);
+    }
 }
 
 /* Grows the slot array so that one more entry keeps the load at or below 0.7: by a quarter at a time, so that just
  * after a growth the load is 0.56 (doubling would leave it at 0.35 and the array's bytes per entry at up to twice
  * what the maximum load needs; the slots are most of the index's memory). Rehashing every entry is O(entries), after
  * a quarter as many additions: amortised O(1) per added entry all the same.
- * Entries of one cell are re-inserted in the order of the old array from some empty slot on, and a cell's order
- * inside its run never matters (a query sorts a level's hits by slot). */
+ * The order of a cell's entries in the new array never matters (a query sorts a level's hits by slot). */
 static int gf__grow_slots(gf__cells *cells, size_t *bytes) {
     uint64_t size = cells->size;
     uint64_t target = size;
@@ -125,7 +127,7 @@ static int gf__grow_slots(gf__cells *cells, size_t *bytes) {
     cells->slots = slots;
     cells->size = (uint32_t)target;
     for (uint64_t i = 0; i < size; i++)
-        if (old[i].word != GF__EMPTY) cells->slots[gf__free_slot(cells, gf__entry_key(&old[i]))] = old[i];
+        if (old[i].word != GF__EMPTY) gf__place(cells, old[i]);
     free(old);
     free(cells->filter);
     cells->filter = filter;
@@ -136,22 +138,16 @@ static int gf__grow_slots(gf__cells *cells, size_t *bytes) {
     return 0;
 }
 
-/* Deletes slot i and shifts later members of its probe run back, so lookups never need tombstones (Knuth 6.4 R). */
+/* Deletes slot i and shifts the rest of its run back by one slot up to an empty slot or an entry at its home, which
+ * keeps the home order and leaves no tombstones. */
 static void gf__delete_slot(gf__cells *cells, uint32_t i) {
-    uint32_t hole = i;
-    uint32_t j = i;
-    for (;;) {
+    uint32_t j = gf__next_slot(cells, i);
+    while (cells->slots[j].word != GF__EMPTY && gf__displacement(cells, j) > 0) {
+        cells->slots[i] = cells->slots[j];
+        i = j;
         j = gf__next_slot(cells, j);
-        if (cells->slots[j].word == GF__EMPTY) break;
-        uint32_t home = gf__home_of(cells, &cells->slots[j]);
-        /* Move j into the hole unless its home lies cyclically in (hole, j]. */
-        int stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
-        if (!stays) {
-            cells->slots[hole] = cells->slots[j];
-            hole = j;
-        }
     }
-    memset(&cells->slots[hole], 0xFF, sizeof cells->slots[hole]);
+    memset(&cells->slots[i], 0xFF, sizeof cells->slots[i]);
     cells->used--;
 }
 
@@ -173,7 +169,7 @@ void gf__cells_add(gf__cells *cells, const gf__box *box, uint32_t level, uint32_
     gf__entry entry;
     uint64_t key = gf__entry_of(box, level, &entry.box);
     entry.word = (key << 24) | slot;
-    cells->slots[gf__free_slot(cells, key)] = entry;
+    gf__place(cells, entry);
     cells->used++;
     gf__filter_set(cells, key);
 }

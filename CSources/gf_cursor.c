@@ -53,9 +53,10 @@ static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__q
     const int64_t lat0 = ((int64_t)row << shift) - quarter;
     int64_t u0 = ((int64_t)col << shift) - quarter;
     if (u0 < 0) u0 += GF__LON_SPAN_E7;
-    for (uint32_t i = gf__cell_hash(key, cells->size); cells->slots[i].word != GF__EMPTY; i = gf__next_slot(cells, i)) {
+    gf__cell_run run = gf__cell_run_start(cells, key);
+    for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
         const gf__entry *entry = &cells->slots[i];
-        if (gf__entry_key(entry) != key || !gf__window_meets(&entry->box, &q)) continue;
+        if (!gf__window_meets(&entry->box, &q)) continue;
         int64_t lat_lo = lat0 + ((int64_t)entry->box.lat_lo << qs);
         int64_t lat_hi = lat0 + ((int64_t)entry->box.lat_hi << qs) + ((1 << qs) - 1);
         int64_t u_lo = u0 + ((int64_t)entry->box.u_lo << qs);

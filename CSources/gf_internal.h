@@ -177,17 +177,20 @@ static inline uint32_t gf__key_col(uint64_t key) { return (uint32_t)key & 0x3FFF
 
 /* ---- The index (gf_cells.c) ----
  *
- * One open-addressing hash table (linear probing, any size, load <= 0.7, backward-shift deletion so there are no
- * tombstones) whose slots ARE the index entries: one 16-byte entry per fence (oversize ones aside), four to a cache
+ * One open-addressing hash table (linear probing in home order, "Robin Hood": along a run of occupied slots the
+ * entries' home slots never decrease, so a lookup stops at the first entry whose home lies past its own; any size,
+ * load <= 0.7, backward-shift deletion so there are no tombstones) whose slots ARE the index entries: one 16-byte entry per fence (oversize ones aside), four to a cache
  * line. An entry holds its cell's key, the fence's slot and the fence's box relative to the cell's window, so a query
  * reads a cell's fences where the hash leads it, with no second array. The entries of one cell all hash to the same
- * home slot and so sit in one probe run (with, possibly, other keys' entries between them): a cell is read by walking
- * from its home slot to the next empty slot and taking the entries with its key. A query rejects most of them by
+ * home slot and so sit together in one probe run (with, possibly, entries of other keys of that home): a cell is read
+ * by walking from its home slot past entries of earlier homes, and taking those of its home with its key
+ * (gf__cell_run). A query rejects most of them by
  * the box compare alone (the fence record, a second miss, is read only when the boxes overlap). An occupancy filter
  * (a bit per cell key) answers most lookups of empty cells without touching the slots.
  * Invariants (checked by gf_table_verify):
  *   - a slot is empty iff its word is GF__EMPTY;
- *   - each entry is reachable from its key's home slot without crossing an empty slot;
+ *   - each entry is reachable from its key's home slot without crossing an empty slot, and an entry's displacement
+ *     (its distance from its home) exceeds the previous slot's by at most one (home order);
  *   - each live fence that fits its level has exactly one entry, in the cell of its box's midpoint, whose box
  *     (gf__entry_of) contains the fence's; each oversize fence has exactly one oversize entry; nothing else.
  */
@@ -331,6 +334,37 @@ static inline uint32_t gf__cell_hash(uint64_t key, uint32_t size) {
      * doubling, so its load stays between 0.56 and 0.7 instead of 0.35 and 0.7. */
     uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> 32);
     return (uint32_t)(((uint64_t)h * size) >> 32);
+}
+
+/* How far slot i (occupied) lies past its entry's home slot. */
+static inline uint32_t gf__displacement(const gf__cells *cells, uint32_t i) {
+    uint32_t home = gf__cell_hash(cells->slots[i].word >> 24, cells->size);
+    return i >= home ? i - home : i + cells->size - home;
+}
+
+/* Walks a cell's run: gf__cell_run_next gives the slots of key's entries one by one, then GF__NIL. Usage:
+ *   gf__cell_run run = gf__cell_run_start(cells, key);
+ *   for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) ... */
+typedef struct gf__cell_run {
+    uint64_t key;
+    uint32_t at, distance;  /* the next slot to look at, and its distance from key's home */
+} gf__cell_run;
+
+static inline gf__cell_run gf__cell_run_start(const gf__cells *cells, uint64_t key) {
+    gf__cell_run run = {key, gf__cell_hash(key, cells->size), 0};
+    return run;
+}
+
+static inline uint32_t gf__cell_run_next(const gf__cells *cells, gf__cell_run *run) {
+    for (;;) {
+        uint32_t i = run->at;
+        if (cells->slots[i].word == GF__EMPTY) return GF__NIL;
+        uint32_t displacement = gf__displacement(cells, i);
+        if (displacement < run->distance) return GF__NIL;  /* an entry of a later home: the run holds no more */
+        run->at = gf__next_slot(cells, i);
+        run->distance++;
+        if (displacement == run->distance - 1 && gf__entry_key(&cells->slots[i]) == run->key) return i;
+    }
 }
 
 int gf__cells_init(gf__cells *cells, size_t *bytes);

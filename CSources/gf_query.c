@@ -91,16 +91,16 @@ static inline void gf__test_fence(const gf_table *table, uint32_t slot, int64_t 
     gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), distance_mm);
 }
 
-/* Tests the fences of one cell: its entries along the probe run from its home slot whose box meets the query's. */
+/* Tests the fences of one cell: its entries (gf__cell_run) whose box meets the query's. */
 static void gf__scan_cell(const gf_table *table, uint64_t key, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
     gf__window_box q;
     uint32_t level = gf__key_level(key);
     if (!gf__window_query(&sink->span, level, gf__key_row(key), gf__key_col(key), &q)) return;
     const gf__cells *cells = &table->cells;
-    for (uint32_t i = gf__cell_hash(key, cells->size); cells->slots[i].word != GF__EMPTY; i = gf__next_slot(cells, i)) {
+    gf__cell_run run = gf__cell_run_start(cells, key);
+    for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
         const gf__entry *entry = &cells->slots[i];
-        if (gf__entry_key(entry) == key && gf__window_meets(&entry->box, &q))
-            gf__test_fence(table, gf__entry_slot(entry), margin_q, margin_mm, sink);
+        if (gf__window_meets(&entry->box, &q)) gf__test_fence(table, gf__entry_slot(entry), margin_q, margin_mm, sink);
     }
 }
 

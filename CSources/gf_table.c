@@ -363,11 +363,11 @@ gf_status gf_corridor_add(gf_table *table, const gf_point *path, uint32_t count,
 
 /* ---- Invariant checker ---- */
 
-/* Entries in the probe run of the key's home with exactly this word (key and slot). */
+/* Entries a lookup of the word's cell finds with exactly this word (key and slot). */
 static uint32_t gf__occurrences(const gf__cells *cells, uint64_t word, const gf__window_box *box, int *same_box) {
     uint32_t n = 0;
-    for (uint32_t i = gf__cell_hash(word >> 24, cells->size); cells->slots[i].word != GF__EMPTY;
-         i = gf__next_slot(cells, i)) {
+    gf__cell_run run = gf__cell_run_start(cells, word >> 24);
+    for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
         if (cells->slots[i].word != word) continue;
         n++;
         *same_box = memcmp(&cells->slots[i].box, box, sizeof *box) == 0;
@@ -434,10 +434,15 @@ gf_status gf_table_verify(const gf_table *table) {
     /* Every entry names a live fence of its level; the totals match the fences' (so, with the checks above, nothing
      * is indexed that should not be). The oversize list is in ascending slot order. */
     uint64_t used = 0;
-    for (uint64_t i = 0; i < cells->size; i++) {
+    for (uint32_t i = 0; i < cells->size; i++) {
         const gf__entry *entry = &cells->slots[i];
         if (entry->word == GF__EMPTY) continue;
         used++;
+        uint32_t previous = i == 0 ? cells->size - 1 : i - 1;
+        uint32_t displacement = gf__displacement(cells, i);
+        if (cells->slots[previous].word == GF__EMPTY ? displacement != 0
+                                                      : displacement > gf__displacement(cells, previous) + 1)
+            return GF_ERR_CORRUPT;
         uint32_t fence = gf__entry_slot(entry);
         if (fence >= table->slots_used || table->fences[fence].radius_mm == 0) return GF_ERR_CORRUPT;
     }
