@@ -358,12 +358,14 @@ static inline gf__cell_run gf__cell_run_start(const gf__cells *cells, uint64_t k
 static inline uint32_t gf__cell_run_next(const gf__cells *cells, gf__cell_run *run) {
     for (;;) {
         uint32_t i = run->at;
-        if (cells->slots[i].word == GF__EMPTY) return GF__NIL;
-        uint32_t displacement = gf__displacement(cells, i);
-        if (displacement < run->distance) return GF__NIL;  /* an entry of a later home: the run holds no more */
+        uint64_t word = cells->slots[i].word;
+        if (word == GF__EMPTY) return GF__NIL;
         run->at = gf__next_slot(cells, i);
         run->distance++;
-        if (displacement == run->distance - 1 && gf__entry_key(&cells->slots[i]) == run->key) return i;
+        if (word >> 24 == run->key) return i;  /* the key's own home: at the distance walked, necessarily */
+        /* Another key: of an earlier home (walk on), the same home (walk on), or a later one (the run holds no
+         * more of the key's entries). */
+        if (gf__displacement(cells, i) < run->distance - 1) return GF__NIL;
     }
 }
 

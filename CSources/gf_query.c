@@ -164,16 +164,25 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     uint32_t found[GF__LEVEL_COUNT];  /* cells to read per level; GF__NIL: a larger rect, scanned apart */
     gf__cell_rect rect[GF__LEVEL_COUNT];
     for (uint32_t i = 0; i < n; i++) {
-        rect[i] = gf__probe_rect(box, table->levels[i]);
-        const gf__cell_rect *r = &rect[i];
-        if (r->segments != 1 || r->row_hi - r->row_lo > 1 || r->col_hi[0] - r->col_lo[0] > 1) {
+        /* gf__probe_rect's cells, computed here in the common case: the grown box neither across the seam nor wider
+         * than two cells (a latitude past a pole has no cell, hence the clamps). */
+        const uint32_t level = table->levels[i], shift = gf__cell_shift(level);
+        const int64_t quarter = (int64_t)1 << (level - 1);
+        int64_t lat_lo = (int64_t)box->lat_lo - quarter, lat_hi = (int64_t)box->lat_hi + quarter;
+        int64_t u_lo = box->u_lo - quarter, u_hi = box->u_hi + quarter;
+        if (lat_lo < 0) lat_lo = 0;
+        if (lat_hi > GF__LAT_SPAN_E7) lat_hi = GF__LAT_SPAN_E7;
+        uint32_t row_lo = (uint32_t)(lat_lo >> shift), row_hi = (uint32_t)(lat_hi >> shift);
+        uint32_t col_lo = (uint32_t)(u_lo >> shift), col_hi = (uint32_t)(u_hi >> shift);
+        if (box->full_lon || u_lo < 0 || u_hi >= GF__LON_SPAN_E7 || row_hi - row_lo > 1 || col_hi - col_lo > 1) {
+            rect[i] = gf__probe_rect(box, level);
             found[i] = GF__NIL;
             continue;
         }
         found[i] = 0;
-        for (uint32_t col = r->col_lo[0]; col <= r->col_hi[0]; col++)
-            for (uint32_t row = r->row_lo; row <= r->row_hi; row++) {
-                uint64_t k = gf__cell_key(r->level, row, col);
+        for (uint32_t col = col_lo; col <= col_hi; col++)
+            for (uint32_t row = row_lo; row <= row_hi; row++) {
+                uint64_t k = gf__cell_key(level, row, col);
                 if (!gf__filter_maybe(cells, k)) continue;
                 __builtin_prefetch(&cells->slots[gf__cell_hash(k, cells->size)]);
                 key[i][found[i]++] = k;
