@@ -61,17 +61,17 @@ void gf__cells_free(gf__cells *cells) {
 
 uint64_t gf__entry_of(const gf__box *box, uint32_t level, gf__window_box *window) {
     GF__ASSERT(gf__box_fits(box, level));
-    const uint32_t shift = gf__cell_shift(level), quarter = 1u << (level - 1), qs = gf__window_shift(level);
+    const uint32_t shift = gf__cell_shift(level), reach = 1u << (level - 1), qs = gf__window_shift(level);
     /* The midpoint, and the box as offsets from it: lo = mid - floor(extent / 2) and hi = mid + ceil(extent / 2),
-     * both within a quarter cell side (extent <= 2^level), so inside the window of the midpoint's cell. */
+     * both within 2^(level - 1) of it (extent <= 2^level), so inside the window of the midpoint's cell. */
     uint32_t lat_extent = box->lat_hi - box->lat_lo;
     uint32_t lat_mid = box->lat_lo + lat_extent / 2;
     uint32_t u_span = (uint32_t)(box->u_hi - box->u_lo);
     int64_t u_mid = box->u_lo + u_span / 2;
     if (u_mid >= GF__LON_SPAN_E7) u_mid -= GF__LON_SPAN_E7;
     uint32_t row = lat_mid >> shift, col = (uint32_t)(u_mid >> shift);
-    uint32_t lat_lo = (lat_mid - (row << shift)) + quarter - lat_extent / 2;
-    uint32_t u_lo = (uint32_t)(u_mid - ((int64_t)col << shift)) + quarter - u_span / 2;
+    uint32_t lat_lo = (lat_mid - (row << shift)) + reach - lat_extent / 2;
+    uint32_t u_lo = (uint32_t)(u_mid - ((int64_t)col << shift)) + reach - u_span / 2;
     window->lat_lo = (uint16_t)(lat_lo >> qs);
     window->lat_hi = (uint16_t)((lat_lo + lat_extent) >> qs);
     window->u_lo = (uint16_t)(u_lo >> qs);

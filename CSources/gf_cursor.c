@@ -5,8 +5,8 @@
  * for a new area when it leaves. On the query path: integer only and allocation-free, like gf_query.c; it reads the
  * table only.
  *
- * Wide: one cell of the finest occupied level (2^(k+1) e7 on a side, 182 m at level 13), so a vehicle changes area
- * about every side's length. When its fences do not fit in the cursor: a quarter of it (half the side). When they
+ * Wide: an aligned square of 2^(k+1) e7 (k the finest occupied level: 182 m at level 13, 2 x 2 of its cells), so a
+ * vehicle changes area about every side's length. When its fences do not fit in the cursor: a quarter of it. When they
  * do not fit either, the cursor remembers the area with no candidates, and fixes in it search the index as
  * gf_query does (a crowd of small fences: the lookups are then a small part of the work).
  */
@@ -49,9 +49,9 @@ static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__q
     const uint32_t level = gf__key_level(key), row = gf__key_row(key), col = gf__key_col(key);
     gf__window_box q;
     if (!gf__window_query(area, level, row, col, &q)) return 1;
-    const uint32_t shift = gf__cell_shift(level), quarter = 1u << (level - 1), qs = gf__window_shift(level);
-    const int64_t lat0 = ((int64_t)row << shift) - quarter;
-    int64_t u0 = ((int64_t)col << shift) - quarter;
+    const uint32_t shift = gf__cell_shift(level), reach = 1u << (level - 1), qs = gf__window_shift(level);
+    const int64_t lat0 = ((int64_t)row << shift) - reach;
+    int64_t u0 = ((int64_t)col << shift) - reach;
     if (u0 < 0) u0 += GF__LON_SPAN_E7;
     gf__cell_run run = gf__cell_run_start(cells, key);
     for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
@@ -81,6 +81,7 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor) {
     area.full_lon = 0;
     const gf__query_span span = {cursor->lat_lo_, cursor->lat_hi_, cursor->u_lo_, cursor->u_hi_ - cursor->u_lo_};
     uint32_t m = 0;
+    gf__filter_cache filter = {GF__NO_BLOCK, 0};
     for (uint32_t i = 0; i < table->level_count; i++) {
         const uint32_t level = table->levels[i], start = m;
         gf__cell_rect rect = gf__probe_rect(&area, level);
@@ -89,7 +90,7 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor) {
             for (uint32_t col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
                 for (uint32_t row = rect.row_lo; row <= rect.row_hi; row++) {
                     uint64_t key = gf__cell_key(level, row, col);
-                    if (gf__filter_maybe(cells, key) && !gf__gather_cell(table, cursor, &span, key, &m)) return 0;
+                    if (gf__filter_maybe_near(cells, key, &filter) && !gf__gather_cell(table, cursor, &span, key, &m)) return 0;
                 }
         if (level == GF__LEVEL_MAX)
             for (uint32_t k = 0; k < cells->oversize_count; k++) {
@@ -135,12 +136,12 @@ static void gf__remember_reach(gf_cursor *cursor, uint32_t margin_mm) {
     cursor->margin_mm_ = margin_mm;
 }
 
-/* Makes the cursor remember the area around a box: the finest level's cell holding the box's south-west corner when
- * that holds the box, with its fences when they fit, else the quarter of that cell holding the corner, if it holds
- * the box and its fences fit, else the cell without candidates. A box in no such cell (across a cell edge, the seam,
+/* Makes the cursor remember the area around a box: the wide square holding the box's south-west corner when that
+ * holds the box, with its fences when they fit, else the quarter of that square holding the corner, if it holds the
+ * box and its fences fit, else the wide square without candidates. A box in no such cell (across a cell edge, the seam,
  * or wider than a cell) leaves the cursor as it was: what it remembers still holds for boxes in its area. */
 void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box *box, uint32_t margin_mm) {
-    const uint32_t finest = table->levels[0], wide = gf__cell_shift(finest);
+    const uint32_t finest = table->levels[0], wide = finest + 1;
     const uint32_t lat_lo = (box->lat_lo >> wide) << wide;
     const uint64_t u_lo = (uint64_t)(box->u_lo >> wide) << wide;
     if (box->u_hi >= GF__LON_SPAN_E7 || (uint64_t)box->lat_hi >= (uint64_t)lat_lo + (1u << wide)

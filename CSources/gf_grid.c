@@ -51,20 +51,20 @@ static gf__cell_rect gf__cells_over(const gf__box *box, uint32_t shift) {
 }
 
 gf__cell_rect gf__probe_rect(const gf__box *box, uint32_t level) {
-    /* A fence of the level lies within a quarter cell side of its cell, so its cell is among those the box grown by
-     * that quarter overlaps. */
-    const int64_t quarter = (int64_t)1 << (level - 1);
+    /* A fence of the level lies within half its largest box (2^(level - 1)) of its cell, so its cell is among those
+     * the box grown by that much overlaps. */
+    const int64_t reach = (int64_t)1 << (level - 1);
     gf__box grown;
-    int64_t lat_lo = (int64_t)box->lat_lo - quarter, lat_hi = (int64_t)box->lat_hi + quarter;
+    int64_t lat_lo = (int64_t)box->lat_lo - reach, lat_hi = (int64_t)box->lat_hi + reach;
     grown.lat_lo = (uint32_t)(lat_lo < 0 ? 0 : lat_lo);
     grown.lat_hi = (uint32_t)(lat_hi > GF__LAT_SPAN_E7 ? GF__LAT_SPAN_E7 : lat_hi);
-    int64_t width = box->u_hi - box->u_lo + 2 * quarter;
+    int64_t width = box->u_hi - box->u_lo + 2 * reach;
     grown.full_lon = box->full_lon || width >= GF__LON_SPAN_E7 - 1;
     if (grown.full_lon) {
         grown.u_lo = 0;
         grown.u_hi = GF__LON_SPAN_E7 - 1;
     } else {
-        grown.u_lo = box->u_lo - quarter;
+        grown.u_lo = box->u_lo - reach;
         if (grown.u_lo < 0) grown.u_lo += GF__LON_SPAN_E7;
         grown.u_hi = grown.u_lo + width;
     }

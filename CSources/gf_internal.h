@@ -70,11 +70,11 @@ static inline uint64_t gf__chord2(gf__ecef a, gf__ecef b) {
  *
  * The index is a stack of uniform grids over (latitude, longitude) in e7. A fence belongs to the smallest level k
  * (13, 15, ..., 27) with 2^k e7 at least its bounding box's larger side, and is stored ONCE at that level, in the
- * cell holding its box's midpoint. A level's cells are 2^(k+1) e7 on a side (twice the largest box of the level):
- * row = (lat + 90 deg) >> (k + 1), column = (lon + 180 deg) >> (k + 1), the last column narrower (360 deg is no
- * power of two). So a fence's box lies within a quarter cell side (2^(k-1)) of its cell: inside the cell's window,
- * the cell grown by that quarter on every side (1.5 cells wide). A query probes, at each occupied level, the cells
- * whose window meets its own box (fix +- margin): one or two per axis, 2.25 cells on average for a small box.
+ * cell holding its box's midpoint. A level's cells are 2^k e7 on a side (GF__CELL_EXTRA: a power of two more, a
+ * layout measured to read more entries per fix): row = (lat + 90 deg) >> k, column = (lon + 180 deg) >> k, the last
+ * column narrower (360 deg is no power of two). So a fence's box lies within half a cell side (2^(k-1)) of its cell:
+ * inside the cell's window, the cell grown by that half on every side (2 cells wide). A query probes, at each
+ * occupied level, the cells whose window meets its own box (fix +- margin): two per axis for a small box.
  * Levels go in steps of 4x: fewer levels for a query to probe. Fences whose box exceeds 2^27 e7 (or covers every
  * longitude) are "oversize": kept in a list of their own, reported with level 27 (gf_cells.c).
  */
@@ -157,23 +157,36 @@ gf__cell_rect gf__probe_rect(const gf__box *box, uint32_t level);
 /* Number of cells in a rect. */
 uint64_t gf__rect_cells(const gf__cell_rect *rect);
 
-/* Cell side of a level is 2^(level + 1) e7; a box's midpoint cell and the cell's window as described above. */
-static inline uint32_t gf__cell_shift(uint32_t level) { return level + 1; }
-/* Box offsets inside a window (0 .. 3 * 2^level - 1) are stored in 16 bits: shifted right by this much. */
-static inline uint32_t gf__window_shift(uint32_t level) { return level > 14 ? level - 14 : 0; }
+/* Cell side of a level is 2^(level + GF__CELL_EXTRA) e7; a box's midpoint cell and the cell's window as described
+ * above. */
+#define GF__CELL_EXTRA 0
+static inline uint32_t gf__cell_shift(uint32_t level) { return level + GF__CELL_EXTRA; }
+/* A window's side: the cell and half the level's largest box on either side. */
+static inline int64_t gf__window_extent(uint32_t level) {
+    return ((int64_t)1 << gf__cell_shift(level)) + ((int64_t)1 << level);
+}
+/* Box offsets inside a window (0 .. extent - 1) are stored in 16 bits: shifted right by this much. */
+static inline uint32_t gf__window_shift(uint32_t level) {
+    const uint32_t bits = level + 1 + GF__CELL_EXTRA;  /* extent <= 2^bits */
+    return bits > 16 ? bits - 16 : 0;
+}
 
-/* The key of cell (row, col) at level: the level's index (0..7) << 35 | row << 18 | col; 38 bits. Rows and columns
- * fit (the finest level has 109,864 rows and 219,727 columns). */
-#define GF__KEY_ROW_SHIFT 18
+/* The key of cell (row, col) at level: the level's index (0..7) << 37 | row << 19 | col; 40 bits, so that with a
+ * fence slot (24 bits) it fills one 64-bit word. Rows and columns fit (the finest level has 219,727 rows and 439,454
+ * columns); all ones is no key (the coarsest level has 14 rows). */
+#define GF__KEY_ROW_SHIFT 19
+#define GF__KEY_LEVEL_SHIFT 37
 static inline uint64_t gf__cell_key(uint32_t level, uint32_t row, uint32_t col) {
-    return ((uint64_t)((level - GF__LEVEL_MIN) / GF__LEVEL_STEP) << 35) | ((uint64_t)row << GF__KEY_ROW_SHIFT)
-         | (uint64_t)col;
+    return ((uint64_t)((level - GF__LEVEL_MIN) / GF__LEVEL_STEP) << GF__KEY_LEVEL_SHIFT)
+         | ((uint64_t)row << GF__KEY_ROW_SHIFT) | (uint64_t)col;
 }
 static inline uint32_t gf__key_level(uint64_t key) {
-    return GF__LEVEL_MIN + GF__LEVEL_STEP * (uint32_t)(key >> 35);
+    return GF__LEVEL_MIN + GF__LEVEL_STEP * (uint32_t)(key >> GF__KEY_LEVEL_SHIFT);
 }
-static inline uint32_t gf__key_row(uint64_t key) { return (uint32_t)(key >> GF__KEY_ROW_SHIFT) & 0x1FFFFu; }
-static inline uint32_t gf__key_col(uint64_t key) { return (uint32_t)key & 0x3FFFFu; }
+static inline uint32_t gf__key_row(uint64_t key) { return (uint32_t)(key >> GF__KEY_ROW_SHIFT) & 0x3FFFFu; }
+static inline uint32_t gf__key_col(uint64_t key) { return (uint32_t)key & 0x7FFFFu; }
+_Static_assert((GF__LAT_SPAN_E7 >> (GF__LEVEL_MIN + GF__CELL_EXTRA)) < (1 << 18)
+               && ((GF__LON_SPAN_E7 - 1) >> (GF__LEVEL_MIN + GF__CELL_EXTRA)) < (1 << 19), "rows and columns fit a key");
 
 /* ---- The index (gf_cells.c) ----
  *
@@ -197,15 +210,15 @@ static inline uint32_t gf__key_col(uint64_t key) { return (uint32_t)key & 0x3FFF
 #define GF__NIL UINT32_MAX
 #define GF__EMPTY UINT64_MAX
 
-/* A box inside a cell's window, quantised outward: offsets from the window's south-west corner (row << shift minus a
- * quarter side, likewise for the column), shifted right by gf__window_shift(level). Latitude and longitude
+/* A box inside a cell's window, quantised outward: offsets from the window's south-west corner (row << shift minus
+ * 2^(level - 1), likewise for the column), shifted right by gf__window_shift(level). Latitude and longitude
  * (longitude offsets count east, modulo 360 deg: the window of the last column reaches past +180 deg). */
 typedef struct gf__window_box {
     uint16_t lat_lo, lat_hi, u_lo, u_hi;
 } gf__window_box;
 
 typedef struct gf__entry {
-    uint64_t word;       /* cell key << 24 | fence slot; GF__EMPTY: an empty hash slot (no key reaches 2^38 - 1) */
+    uint64_t word;       /* cell key << 24 | fence slot; GF__EMPTY: an empty hash slot (all ones: no key) */
     gf__window_box box;  /* the fence's box in the cell's window */
 } gf__entry;
 _Static_assert(sizeof(gf__entry) == 16, "four index entries per 64-byte cache line");
@@ -244,9 +257,9 @@ typedef struct gf__query_span {
  * 360 deg meets every longitude of the window. */
 static inline int gf__window_query(const gf__query_span *q, uint32_t level, uint32_t row, uint32_t col,
                                    gf__window_box *out) {
-    const uint32_t shift = gf__cell_shift(level), quarter = 1u << (level - 1), qs = gf__window_shift(level);
-    const int64_t extent = (int64_t)3 << level;  /* the window's side: a cell and a quarter on either side */
-    int64_t lat0 = ((int64_t)row << shift) - quarter;
+    const uint32_t shift = gf__cell_shift(level), reach = 1u << (level - 1), qs = gf__window_shift(level);
+    const int64_t extent = gf__window_extent(level);
+    int64_t lat0 = ((int64_t)row << shift) - reach;
     int64_t lo = (int64_t)q->lat_lo - lat0, hi = (int64_t)q->lat_hi - lat0;
     if (hi < 0 || lo >= extent) return 0;
     if (lo < 0) lo = 0;
@@ -260,7 +273,7 @@ static inline int gf__window_query(const gf__query_span *q, uint32_t level, uint
         u_lo = 0;
         u_hi = extent - 1;
     } else {
-        int64_t u0 = ((int64_t)col << shift) - quarter;
+        int64_t u0 = ((int64_t)col << shift) - reach;
         if (u0 < 0) u0 += lon_span;
         int64_t after = (int64_t)q->u_lo - u0;  /* where the box starts, east of the window's start */
         if (after < 0) after += lon_span;
@@ -310,8 +323,8 @@ static inline uint32_t gf__next_slot(const gf__cells *cells, uint32_t i) {
 /* The filter bit of a cell key. The cells of one level are grouped in blocks of 8 x 8 (rows and columns with the
  * same bits above the lowest three); a block's 64 bits are one filter word, chosen by a second multiplicative hash of
  * the block (a different odd constant than gf__cell_hash's, so that keys sharing a hash slot do not share a word),
- * and the cell's place in the block is its bit. Why blocks: a query looks up one or two neighbouring cells per axis,
- * and a cursor 3 x 3 of them, usually in one word. False "maybe" rate: a word is shared by the blocks hashed to it,
+ * and the cell's place in the block is its bit. Why blocks: a query looks up two neighbouring cells per axis, and a
+ * cursor four, usually in one word (gf__filter_maybe_near). False "maybe" rate: a word is shared by the blocks hashed to it,
  * about (occupied blocks / words), which is the rate of a bit per key hash (cells / filter bits) when occupied cells
  * are scattered one per block, and lower when they cluster. The word: the hash's top 32 bits scaled to the word
  * count (Lemire's range reduction, as gf__cell_hash), which need not be a power of two. */
@@ -325,6 +338,23 @@ static inline uint64_t gf__filter_bit(uint64_t key, uint32_t filter_words) {
 static inline int gf__filter_maybe(const gf__cells *cells, uint64_t key) {
     uint64_t bit = gf__filter_bit(key, cells->filter_words);
     return (int)((cells->filter[bit >> 6] >> (bit & 63)) & 1u);
+}
+
+/* gf__filter_maybe for neighbouring cells looked up one after another: the word of the last block is kept, since a
+ * query's or a cursor's cells mostly share one. Start with block = GF__NO_BLOCK (no key's block). */
+#define GF__NO_BLOCK UINT64_MAX
+typedef struct gf__filter_cache {
+    uint64_t block, word;
+} gf__filter_cache;
+
+static inline int gf__filter_maybe_near(const gf__cells *cells, uint64_t key, gf__filter_cache *cache) {
+    const uint64_t in_block = ((uint64_t)7 << GF__KEY_ROW_SHIFT) | 7;
+    uint64_t block = key & ~in_block;
+    if (block != cache->block) {
+        cache->block = block;
+        cache->word = cells->filter[gf__filter_bit(key, cells->filter_words) >> 6];
+    }
+    return (int)((cache->word >> (((key >> (GF__KEY_ROW_SHIFT - 3)) & 0x38) | (key & 7))) & 1u);
 }
 
 static inline uint32_t gf__cell_hash(uint64_t key, uint32_t size) {
@@ -471,7 +501,7 @@ int gf__shape_test(const gf__shape *s, gf_point fix, gf__ecef *fix_ecef, int *fi
                    int64_t *distance_mm);
 
 /* A gf_cursor (geofence.h) has one row/col/slot per level a table can hold. */
-_Static_assert(GF__LEVEL_COUNT == 8, "gf_cursor's arrays have GF__LEVEL_COUNT entries");
+_Static_assert(GF__LEVEL_COUNT == 8, "a level's index takes 3 bits (cell keys, cursor candidates)");
 
 /* The boxes of fences and queries, with the slack that absorbs distance errors. */
 static inline gf__box gf__fence_box(gf_point centre, uint32_t radius_mm) {

@@ -130,11 +130,12 @@ static void gf__scan_rect(const gf_table *table, const gf__cell_rect *rect, int6
         gf__scan_level(table, rect->level, margin_q, margin_mm, sink);
         return;
     }
+    gf__filter_cache filter = {GF__NO_BLOCK, 0};
     for (uint32_t s = 0; s < rect->segments; s++)
         for (uint32_t col = rect->col_lo[s]; col <= rect->col_hi[s]; col++)
             for (uint32_t row = rect->row_lo; row <= rect->row_hi; row++) {
                 uint64_t key = gf__cell_key(rect->level, row, col);
-                if (gf__filter_maybe(cells, key)) gf__scan_cell(table, key, margin_q, margin_mm, sink);
+                if (gf__filter_maybe_near(cells, key, &filter)) gf__scan_cell(table, key, margin_q, margin_mm, sink);
             }
 }
 
@@ -167,9 +168,9 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
         /* gf__probe_rect's cells, computed here in the common case: the grown box neither across the seam nor wider
          * than two cells (a latitude past a pole has no cell, hence the clamps). */
         const uint32_t level = table->levels[i], shift = gf__cell_shift(level);
-        const int64_t quarter = (int64_t)1 << (level - 1);
-        int64_t lat_lo = (int64_t)box->lat_lo - quarter, lat_hi = (int64_t)box->lat_hi + quarter;
-        int64_t u_lo = box->u_lo - quarter, u_hi = box->u_hi + quarter;
+        const int64_t reach = (int64_t)1 << (level - 1);
+        int64_t lat_lo = (int64_t)box->lat_lo - reach, lat_hi = (int64_t)box->lat_hi + reach;
+        int64_t u_lo = box->u_lo - reach, u_hi = box->u_hi + reach;
         if (lat_lo < 0) lat_lo = 0;
         if (lat_hi > GF__LAT_SPAN_E7) lat_hi = GF__LAT_SPAN_E7;
         uint32_t row_lo = (uint32_t)(lat_lo >> shift), row_hi = (uint32_t)(lat_hi >> shift);
@@ -180,10 +181,11 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
             continue;
         }
         found[i] = 0;
+        gf__filter_cache filter = {GF__NO_BLOCK, 0};
         for (uint32_t col = col_lo; col <= col_hi; col++)
             for (uint32_t row = row_lo; row <= row_hi; row++) {
                 uint64_t k = gf__cell_key(level, row, col);
-                if (!gf__filter_maybe(cells, k)) continue;
+                if (!gf__filter_maybe_near(cells, k, &filter)) continue;
                 __builtin_prefetch(&cells->slots[gf__cell_hash(k, cells->size)]);
                 key[i][found[i]++] = k;
             }
