@@ -2,8 +2,8 @@
  * gf_query.c -- the hot path: which fences contain a fix or have their boundary within a margin of it.
  * Integer only, allocation-free, reads the table only (safe for concurrent readers, see THREADING in geofence.h).
  *
- * Per fix: the query box (fix +- margin, in e7), then per occupied level the cells whose window meets it (one or two
- * per axis; looked up for all levels together, so that their cache misses overlap), then per entry of those cells a
+ * Per fix: the query box (fix +- margin, in e7), then per occupied level the cells whose window meets it (two per
+ * axis for a small box; looked up for all levels together, so that their cache misses overlap), then per entry of those cells a
  * box compare in 16-bit window offsets. Only for fences whose box meets the query's: the fix's ECEF (once), the fence
  * record, a squared chord compared with the squared reach, and for the few that pass a square root for the signed
  * distance. With a cursor, no lookups while the box stays in the area around an earlier fix: the cursor remembers
@@ -151,7 +151,7 @@ static void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t 
     }
 }
 
-/* Most cells per level looked up together (a box within a cell side probes at most 2 x 2). */
+/* Most cells per level looked up together (a small box probes 2 x 2; more go through gf__scan_rect). */
 #define GF__PROBE_CELLS 4
 
 /* Searches every occupied level for the box. Two passes: the first finds each level's cells and checks their filter

@@ -287,9 +287,9 @@ gf_status gf_corridor_add(gf_table *table, const gf_point *path, uint32_t count,
  * Returns GF_OK, GF_ERR_TRUNCATED when *count > capacity (the buffer holds capacity of the hits), GF_ERR_NULL,
  * GF_ERR_LATITUDE / GF_ERR_LONGITUDE (fix out of range), GF_ERR_MARGIN (margin_mm > GF_MARGIN_MAX_MM); on those
  * errors *count is 0 when count is not NULL.
- * Cost: one to four cell lookups per occupied index level (2.25 on average; most lookups of empty cells end at a
- * filter bit) and a box compare per fence in the probed cells; the distance test only for fences whose box overlaps
- * the fix's. A margin much larger than the fences near the fix probes more cells (about (margin / cell size + 2)^2
+ * Cost: four cell lookups per occupied index level (2 x 2 around the fix; most lookups of empty cells end at a filter
+ * bit) and a box compare per fence in the probed cells; the distance test only for fences whose box overlaps the
+ * fix's. A margin much larger than the fences near the fix probes more cells (about (2 * margin / cell size + 2)^2
  * per level), at most one pass over the index's hash slots per level. */
 gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
                    gf_hit *hits, size_t capacity, size_t *count);
