@@ -306,8 +306,10 @@ gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
  * query), and it notices being used with another table, except with a new table created at the address of a
  * destroyed one: call gf_cursor_reset before using a cursor with a different table. Not shared between threads
  * (each thread or vehicle has its own; the table may be shared as gf_query allows). */
-/* Most fences a cursor remembers (more: fixes in its area search the index). */
-#define GF_CURSOR_CANDIDATES 16
+/* Most fences a cursor remembers (more: fixes in its area search the index). Enough for a 4 x 4 area among a city's
+ * densely placed stops, where a smaller cursor overflows and a drive pays the index's lookups at every fix; a cursor
+ * is then about 1.3 KB. */
+#define GF_CURSOR_CANDIDATES 64
 
 typedef struct gf_cursor {
     /* Private: read and written only by the library. */
