@@ -1,130 +1,121 @@
 /*
- * gf_cursor.c -- what a cursor remembers between the fixes of one vehicle: an area (grid offsets) and the index
- * entries a query box inside it can overlap, in the order gf_query reports them. gf_query.c answers a fix from that
- * memory while its box stays in the area, and asks gf__cursor_remember for a new area when it leaves. On the query
- * path: integer only and allocation-free, like gf_query.c; it reads the table only.
+ * gf_cursor.c -- what a cursor remembers between the fixes of one vehicle: an area (grid offsets) and the fences
+ * whose index box meets it, with those boxes, in the order gf_query reports them (level by level, slot order within
+ * a level). gf_query.c answers a fix from that memory while its box stays in the area, and asks gf__cursor_remember
+ * for a new area when it leaves. On the query path: integer only and allocation-free, like gf_query.c; it reads the
+ * table only.
  *
- * Wide: 2 x 2 cells of the finest occupied level (aligned, so inside one cell of every coarser level), their entries
- * merged, so a vehicle changes area about half as often per axis as it changes finest cell (each change costs a
- * lookup per level). When the wide area's entries do not fit in the cursor: the finest cell, whose cells per level
- * it keeps instead when its entries do not fit either.
+ * Wide: an aligned square of 4 x 4 cells of the finest occupied level k (2^(k+2) e7: 364 m at level 13), so a
+ * vehicle changes area about every side's length. When its fences do not fit in the cursor: the 2 x 2 square within
+ * it holding the fix, then the one cell. When they do not fit either, the cursor remembers that cell with no
+ * candidates, and fixes in it search the index as gf_query does (a crowd of small fences: the lookups are then a
+ * small part of the work).
  */
 #include "gf_internal.h"
 
-/* A wide area is 2^GF__WIDE_BITS finest cells on a side (2 x 2: 182 m at level 13). Wider areas (4 x 4) make a
- * drive change area no less often in practice, and overflow the cursor more often where small fences crowd, each
- * time a wasted attempt. */
-#define GF__WIDE_BITS 1
+/* The widest area: 2^GF__WIDE_BITS finest cells on a side (364 m at level 13). Each new area costs a lookup of the
+ * cells around it at every level (gf__gather), so a wider one pays while its fences fit in the cursor: on the uniform
+ * 10^5 drive (callgrind) 4 x 4 cells take a sixth fewer instructions per fix than 2 x 2, and 8 x 8 only a little
+ * fewer again, with more cache misses. */
+#define GF__WIDE_BITS 2
 
-/* Sets the cursor's area to the cell of `level` that holds the box's south-west corner. */
-static void gf__set_area(gf_cursor *cursor, const gf__box *box, uint32_t level) {
+/* Sets the cursor's area to the aligned square of 2^shift e7 that holds the box's south-west corner. */
+static void gf__set_area(gf_cursor *cursor, const gf__box *box, uint32_t shift) {
     uint64_t last_u = (uint64_t)GF__LON_SPAN_E7 - 1;
-    uint64_t u_lo = (uint64_t)(box->u_lo >> level) << level, u_hi = u_lo + ((uint64_t)1 << level) - 1;
-    cursor->lat_lo_ = (box->lat_lo >> level) << level;
-    cursor->lat_hi_ = cursor->lat_lo_ + ((1u << level) - 1);
+    uint64_t u_lo = (uint64_t)(box->u_lo >> shift) << shift, u_hi = u_lo + ((uint64_t)1 << shift) - 1;
+    uint64_t lat_hi = (uint64_t)((box->lat_lo >> shift) << shift) + ((uint64_t)1 << shift) - 1;
+    cursor->lat_lo_ = (box->lat_lo >> shift) << shift;
+    cursor->lat_hi_ = (uint32_t)(lat_hi < GF__LAT_SPAN_E7 ? lat_hi : GF__LAT_SPAN_E7);
     cursor->u_lo_ = (uint32_t)u_lo;
     cursor->u_hi_ = (uint32_t)(u_hi < last_u ? u_hi : last_u);
 }
 
-/* Appends to list[*n ..] the arena indices of the cell's entries whose box meets the cursor's area, in block order.
- * Returns 0 when more than `capacity` in all. */
-static int gf__gather(const gf__cells *cells, const gf__cell *cell, const gf_cursor *cursor, uint32_t *list,
-                      uint32_t *n, uint32_t capacity) {
-    uint32_t area_span = cursor->u_hi_ - cursor->u_lo_;
-    uint32_t first = cell->offset, end = cell->offset + gf__cell_count(cell);
-    for (uint32_t k = first; k < end; k++) {
-        const gf__entry *entry = &cells->arena[k];
-        if (entry->lat_lo > cursor->lat_hi_ || cursor->lat_lo_ > entry->lat_hi) continue;
-        if (!gf__lon_overlap(entry->u_lo, entry->u_span, cursor->u_lo_, area_span)) continue;
-        if (*n == capacity) return 0;
-        list[(*n)++] = k;
-    }
+/* Adds a candidate (level index, slot, box) unless the cursor is full; returns 0 when it is. */
+static int gf__add_candidate(gf_cursor *cursor, uint32_t *m, uint32_t level, uint32_t slot, uint32_t lat_lo,
+                             uint32_t lat_hi, uint32_t u_lo, uint32_t u_span) {
+    if (*m == GF_CURSOR_CANDIDATES) return 0;
+    cursor->candidate_[*m] = ((level - GF__LEVEL_MIN) / GF__LEVEL_STEP) << GF__CANDIDATE_LEVEL_SHIFT | slot;
+    cursor->box_[*m][0] = lat_lo;
+    cursor->box_[*m][1] = lat_hi;
+    cursor->box_[*m][2] = u_lo;
+    cursor->box_[*m][3] = u_span;
+    (*m)++;
     return 1;
 }
 
-/* The wide area around the box (see the top of this file); found[i], i >= 1: the hash slot of level i's cell holding
- * the box, or GF__NIL (found[0] is not read: the finest level's cells are looked up here).
- * Returns 0 when its entries do not fit in the cursor. Order: a query box inside one finest cell reports that
- * cell's hits in slot order (blocks are sorted by slot), and the merged, repeat-free list of the 2 x 2 cells keeps
- * slot order, so its entries that meet the box are that cell's, in that order. Coarser levels have one cell. */
-static int gf__remember_wide(const gf_table *table, gf_cursor *cursor, const gf__box *box, const uint32_t *found) {
+/* Adds the entries of one cell whose box meets the area, each with its box back in grid offsets: the quantised
+ * window box widened to whole quantisation steps, which contains the fence's box. Returns 0 when they do not fit. */
+static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__query_span *area, uint64_t key,
+                           uint32_t *m) {
     const gf__cells *cells = &table->cells;
-    const uint32_t finest = table->levels[0];
-    if (finest + GF__WIDE_BITS > GF__LEVEL_MAX) return 0;
-    gf__set_area(cursor, box, finest + GF__WIDE_BITS);
-
-    /* The finest cells' entries, cell after cell (each cell's run in slot order; a cell inside the area meets it, so
-     * all its entries do), then merged into slot order with one entry per fence: its entries in different cells are
-     * the same box and slot. A fence of the finest level is in at most 2 x 2 of its cells, so more than
-     * 2 x GF_CURSOR_CANDIDATES entries before the merge would be too many after it in all but contrived cases: give
-     * up before reading a crowd. */
-    enum { FINE_MAX = 2 * GF_CURSOR_CANDIDATES, SIDE = 1 << GF__WIDE_BITS };
-    const gf__cell *fine_cell[SIDE * SIDE];
-    uint32_t runs = 0, n = 0;
-    const uint32_t row0 = cursor->lat_lo_ >> finest, col0 = cursor->u_lo_ >> finest;
-    const uint32_t last_col = (uint32_t)((GF__LON_SPAN_E7 - 1) >> finest);
-    for (uint32_t dc = 0; dc < SIDE; dc++) {
-        if (col0 + dc > last_col) break;  /* the narrower last column of the +-180 seam */
-        for (uint32_t dr = 0; dr < SIDE; dr++) {
-            uint32_t slot = gf__lookup(cells, gf__cell_key(finest, row0 + dr, col0 + dc));
-            if (slot == GF__NIL) continue;
-            fine_cell[runs++] = &cells->slots[slot];
-            n += gf__cell_count(&cells->slots[slot]);
-            if (n > FINE_MAX) return 0;
-        }
-    }
-    uint32_t fine[FINE_MAX], fine_slot[FINE_MAX];
-    uint32_t run_start[SIDE * SIDE + 1];
-    n = 0;
-    for (uint32_t r = 0; r < runs; r++) {
-        run_start[r] = n;
-        for (uint32_t k = fine_cell[r]->offset, end = k + gf__cell_count(fine_cell[r]); k < end; k++) {
-            fine[n] = k;
-            fine_slot[n++] = cells->arena[k].slot;
-        }
-    }
-    run_start[runs] = n;
-    uint32_t head[SIDE * SIDE];
-    for (uint32_t r = 0; r < runs; r++) head[r] = run_start[r];
-    uint32_t m = 0, last_slot = GF__NIL;  /* no fence has slot GF__NIL */
-    for (;;) {
-        uint32_t best = GF__NIL;
-        for (uint32_t r = 0; r < runs; r++)
-            if (head[r] < run_start[r + 1] && (best == GF__NIL || fine_slot[head[r]] < fine_slot[head[best]])) best = r;
-        if (best == GF__NIL) break;
-        uint32_t i = head[best]++;
-        if (fine_slot[i] == last_slot) continue;
-        if (m == GF_CURSOR_CANDIDATES) return 0;
-        cursor->candidate_[m++] = fine[i];
-        last_slot = fine_slot[i];
-    }
-    for (uint32_t i = 1; i < table->level_count; i++) {
-        if (found[i] == GF__NIL) continue;
-        if (!gf__gather(cells, &cells->slots[found[i]], cursor, cursor->candidate_, &m, GF_CURSOR_CANDIDATES))
+    const uint32_t level = gf__key_level(key), row = gf__key_row(key), col = gf__key_col(key);
+    gf__window_box q;
+    if (!gf__window_query(area, level, row, col, &q)) return 1;
+    const uint32_t shift = gf__cell_shift(level), reach = 1u << (level - 1), qs = gf__window_shift(level);
+    const int64_t lat0 = ((int64_t)row << shift) - reach;
+    int64_t u0 = ((int64_t)col << shift) - reach;
+    if (u0 < 0) u0 += GF__LON_SPAN_E7;
+    gf__cell_run run = gf__cell_run_start(cells, key);
+    for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
+        const gf__entry *entry = &cells->slots[i];
+        if (!gf__window_meets(&entry->box, &q)) continue;
+        int64_t lat_lo = lat0 + ((int64_t)entry->box.lat_lo << qs);
+        int64_t lat_hi = lat0 + ((int64_t)entry->box.lat_hi << qs) + ((1 << qs) - 1);
+        int64_t u_lo = u0 + ((int64_t)entry->box.u_lo << qs);
+        if (u_lo >= GF__LON_SPAN_E7) u_lo -= GF__LON_SPAN_E7;
+        int64_t u_span = ((int64_t)(entry->box.u_hi - entry->box.u_lo) << qs) + ((1 << qs) - 1);
+        if (!gf__add_candidate(cursor, m, level, gf__entry_slot(entry), (uint32_t)(lat_lo < 0 ? 0 : lat_lo),
+                               (uint32_t)lat_hi, (uint32_t)u_lo, (uint32_t)u_span))
             return 0;
     }
-    cursor->slots_ = 0;
-    cursor->candidates_ = m;
     return 1;
 }
 
-/* The finest cell around the box, with the hash slots of each level's cell (found[], GF__NIL for none) and, when
- * they fit, the entries that meet the cell. */
-static void gf__remember_narrow(const gf_table *table, gf_cursor *cursor, const gf__box *box, const uint32_t *found) {
-    gf__set_area(cursor, box, table->levels[0]);
-    uint32_t slots = 0;
-    for (uint32_t i = 0; i < table->level_count; i++)
-        if (found[i] != GF__NIL) cursor->slot_[slots++] = found[i];
-    cursor->slots_ = slots;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < slots; i++) {
-        if (!gf__gather(&table->cells, &table->cells.slots[cursor->slot_[i]], cursor, cursor->candidate_, &n,
-                        GF_CURSOR_CANDIDATES)) {
-            cursor->candidates_ = GF__NIL;
-            return;
-        }
+/* Gathers the fences whose box meets the cursor's area, in (level, slot) order. Returns 0 when more than
+ * GF_CURSOR_CANDIDATES, or when a level would need more lookups than a cursor is worth. */
+static int gf__gather(const gf_table *table, gf_cursor *cursor) {
+    const gf__cells *cells = &table->cells;
+    gf__box area;
+    area.lat_lo = cursor->lat_lo_;
+    area.lat_hi = cursor->lat_hi_;
+    area.u_lo = cursor->u_lo_;
+    area.u_hi = cursor->u_hi_;
+    area.full_lon = 0;
+    const gf__query_span span = {cursor->lat_lo_, cursor->lat_hi_, cursor->u_lo_, cursor->u_hi_ - cursor->u_lo_};
+    uint32_t m = 0;
+    gf__filter_cache filter = {GF__NO_BLOCK, 0};
+    for (uint32_t i = 0; i < table->level_count; i++) {
+        const uint32_t level = table->levels[i], start = m;
+        gf__cell_rect rect = gf__probe_rect(&area, level);
+        if (gf__rect_cells(&rect) > 36) return 0;
+        for (uint32_t s = 0; s < rect.segments; s++)
+            for (uint32_t col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
+                for (uint32_t row = rect.row_lo; row <= rect.row_hi; row++) {
+                    uint64_t key = gf__cell_key(level, row, col);
+                    if (gf__filter_maybe_near(cells, key, &filter) && !gf__gather_cell(table, cursor, &span, key, &m)) return 0;
+                }
+        if (level == GF__LEVEL_MAX)
+            for (uint32_t k = 0; k < cells->oversize_count; k++) {
+                const gf__wide_entry *e = &cells->oversize[k];
+                if (e->lat_lo > span.lat_hi || span.lat_lo > e->lat_hi) continue;
+                if (!gf__lon_overlap(e->u_lo, e->u_span, span.u_lo, span.u_span)) continue;
+                if (!gf__add_candidate(cursor, &m, level, e->slot, e->lat_lo, e->lat_hi, e->u_lo, e->u_span)) return 0;
+            }
+        /* The level's candidates into slot order (insertion sort: at most GF_CURSOR_CANDIDATES). */
+        for (uint32_t a = start + 1; a < m; a++)
+            for (uint32_t b = a; b > start && cursor->candidate_[b - 1] > cursor->candidate_[b]; b--) {
+                uint32_t word = cursor->candidate_[b];
+                cursor->candidate_[b] = cursor->candidate_[b - 1];
+                cursor->candidate_[b - 1] = word;
+                for (uint32_t f = 0; f < 4; f++) {
+                    uint32_t v = cursor->box_[b][f];
+                    cursor->box_[b][f] = cursor->box_[b - 1][f];
+                    cursor->box_[b - 1][f] = v;
+                }
+            }
     }
-    cursor->candidates_ = n;
+    cursor->candidates_ = m;
+    return 1;
 }
 
 /* Remembers the half-extents of a query box with this margin anywhere in the cursor's area, so that the next fix can
@@ -147,20 +138,28 @@ static void gf__remember_reach(gf_cursor *cursor, uint32_t margin_mm) {
     cursor->margin_mm_ = margin_mm;
 }
 
-/* Makes the cursor remember the area around a box that lies in one cell of every level: the wide area when its
- * entries fit, else the finest cell. The box lies in the area either way (the area is the finest cell holding the
- * box's south-west corner, or the 2 x 2 block holding that cell). */
+/* Makes the cursor remember the area around a box that lies in one finest cell: the widest aligned square holding
+ * that cell whose fences fit in the cursor, else the cell without candidates. A box in no such cell (across a cell edge, the seam,
+ * or wider than a cell) leaves the cursor as it was: what it remembers still holds for boxes in its area. */
 void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box *box, uint32_t margin_mm) {
-    uint32_t found[GF__LEVEL_COUNT];  /* per level: the hash slot of the cell holding the box, or GF__NIL */
-    gf__lookup_levels(table, box, 1, found);
+    const uint32_t finest = table->levels[0], widest = finest + GF__WIDE_BITS;
+    const uint32_t lat_lo = (box->lat_lo >> finest) << finest;
+    const uint64_t u_lo = (uint64_t)(box->u_lo >> finest) << finest;
+    if (box->u_hi >= GF__LON_SPAN_E7 || (uint64_t)box->lat_hi >= (uint64_t)lat_lo + (1u << finest)
+        || (uint64_t)box->u_hi >= u_lo + (1u << finest))
+        return;  /* across a finest cell's edge: no area below holds it */
     cursor->table_ = table;
     cursor->epoch_ = table->epoch;
-    /* The wide area looks up the finest level's cells itself; the narrow one needs the box's. */
-    if (!gf__remember_wide(table, cursor, box, found)) {
-        uint32_t finest = table->levels[0];
-        found[0] = gf__lookup(&table->cells,
-                              gf__cell_key(finest, box->lat_lo >> finest, (uint32_t)(box->u_lo >> finest)));
-        gf__remember_narrow(table, cursor, box, found);
+    cursor->area_ = 0;
+    /* The widest square whose fences fit, down to the finest cell (each holds the box: the squares nest); that cell
+     * without candidates if none fits. */
+    for (uint32_t shift = widest;; shift--) {
+        gf__set_area(cursor, box, shift);
+        if (gf__gather(table, cursor)) break;
+        if (shift == finest) {
+            cursor->candidates_ = GF__NIL;
+            break;
+        }
     }
     gf__remember_reach(cursor, margin_mm);
 }
@@ -170,6 +169,5 @@ void gf_cursor_reset(gf_cursor *cursor) {
     /* No table matches NULL, so the epoch need not be cleared (and a 64-bit store of a constant is what gcc does
      * with a VFP register on armhf: the query path must stay usable on FPU-less units). */
     cursor->table_ = NULL;
-    cursor->slots_ = GF__NIL;
+    cursor->area_ = GF__NIL;
 }
-

@@ -68,12 +68,15 @@ static inline uint64_t gf__chord2(gf__ecef a, gf__ecef b) {
 
 /* ---- Bounding boxes and grid cells (gf_grid.c) ----
  *
- * The index is a stack of uniform grids over (latitude, longitude) in e7. Level k has square cells of 2^k e7 on a
- * side: row = (lat + 90 deg) >> k, column = (lon + 180 deg) >> k, the last column narrower (360 deg is no power of
- * two). A fence lives at the smallest level whose cell side is at least its bounding box's larger side, in every cell
- * that box overlaps (at most 2 x 2, or a few more across the +-180 seam). Levels go in steps of 4x: fewer levels for
- * a query to probe, and a fence's box is 1/4 to 1 cell wide, so it covers 1.6 to 4 cells (not 2.3 to 4). A query
- * probes, at each occupied level, the cells its own box (fix +- margin) overlaps: one cell in the common case.
+ * The index is a stack of uniform grids over (latitude, longitude) in e7. A fence belongs to the smallest level k
+ * (13, 15, ..., 27) with 2^k e7 at least its bounding box's larger side, and is stored ONCE at that level, in the
+ * cell holding its box's midpoint. A level's cells are 2^k e7 on a side (GF__CELL_EXTRA: a power of two more, a
+ * layout measured to read more entries per fix): row = (lat + 90 deg) >> k, column = (lon + 180 deg) >> k, the last
+ * column narrower (360 deg is no power of two). So a fence's box lies within half a cell side (2^(k-1)) of its cell:
+ * inside the cell's window, the cell grown by that half on every side (2 cells wide). A query probes, at each
+ * occupied level, the cells whose window meets its own box (fix +- margin): two per axis for a small box.
+ * Levels go in steps of 4x: fewer levels for a query to probe. Fences whose box exceeds 2^27 e7 (or covers every
+ * longitude) are "oversize": kept in a list of their own, reported with level 27 (gf_cells.c).
  */
 #define GF__LEVEL_MIN 13   /* 2^13 e7 = 0.00082 deg = 91 m of latitude: the smallest cells */
 #define GF__LEVEL_STEP 2   /* levels 13, 15, ..., 27: each cell side 4x the one below */
@@ -147,62 +150,89 @@ static inline gf__box gf__box_around(gf_point centre, uint64_t distance_mm) {
 }
 /* The level a fence with this box belongs to. */
 uint32_t gf__level_for(const gf__box *box);
-/* The cells of level `level` that box overlaps. */
-gf__cell_rect gf__rect_of(const gf__box *box, uint32_t level);
+/* Whether a box at its level fits that level's cells (box sides <= 2^level e7), else it is oversize. */
+int gf__box_fits(const gf__box *box, uint32_t level);
+/* The cells of `level` whose window (see above) meets box: the cells that may hold a fence whose box meets it. */
+gf__cell_rect gf__probe_rect(const gf__box *box, uint32_t level);
 /* Number of cells in a rect. */
 uint64_t gf__rect_cells(const gf__cell_rect *rect);
-/* The key of cell (row, col) at level: level << 48 | row << 24 | col. Never 0 (level >= GF__LEVEL_MIN). */
-static inline uint64_t gf__cell_key(uint32_t level, uint32_t row, uint32_t col) {
-    return ((uint64_t)level << 48) | ((uint64_t)row << 24) | (uint64_t)col;
-}
-/* True when (row, col) is the first cell of `probe` (in probe order) that also belongs to `fence`. Both rects must be
- * of the same level and (row, col) must be in both. Used to report a fence once when a query probes several cells. */
-int gf__first_shared_cell(const gf__cell_rect *probe, const gf__cell_rect *fence, uint32_t row, uint32_t col);
 
-/* ---- Index cells (gf_cells.c) ----
+/* Cell side of a level is 2^(level + GF__CELL_EXTRA) e7; a box's midpoint cell and the cell's window as described
+ * above. */
+#define GF__CELL_EXTRA 0
+static inline uint32_t gf__cell_shift(uint32_t level) { return level + GF__CELL_EXTRA; }
+/* A window's side: the cell and half the level's largest box on either side. */
+static inline int64_t gf__window_extent(uint32_t level) {
+    return ((int64_t)1 << gf__cell_shift(level)) + ((int64_t)1 << level);
+}
+/* Box offsets inside a window (0 .. extent - 1) are stored in 16 bits: shifted right by this much. */
+static inline uint32_t gf__window_shift(uint32_t level) {
+    const uint32_t bits = level + 1 + GF__CELL_EXTRA;  /* extent <= 2^bits */
+    return bits > 16 ? bits - 16 : 0;
+}
+
+/* The key of cell (row, col) at level: the level's index (0..7) << 37 | row << 19 | col; 40 bits, so that with a
+ * fence slot (24 bits) it fills one 64-bit word. Rows and columns fit (the finest level has 219,727 rows and 439,454
+ * columns); all ones is no key (the coarsest level has 14 rows). */
+#define GF__KEY_ROW_SHIFT 19
+#define GF__KEY_LEVEL_SHIFT 37
+static inline uint64_t gf__cell_key(uint32_t level, uint32_t row, uint32_t col) {
+    return ((uint64_t)((level - GF__LEVEL_MIN) / GF__LEVEL_STEP) << GF__KEY_LEVEL_SHIFT)
+         | ((uint64_t)row << GF__KEY_ROW_SHIFT) | (uint64_t)col;
+}
+static inline uint32_t gf__key_level(uint64_t key) {
+    return GF__LEVEL_MIN + GF__LEVEL_STEP * (uint32_t)(key >> GF__KEY_LEVEL_SHIFT);
+}
+static inline uint32_t gf__key_row(uint64_t key) { return (uint32_t)(key >> GF__KEY_ROW_SHIFT) & 0x3FFFFu; }
+static inline uint32_t gf__key_col(uint64_t key) { return (uint32_t)key & 0x7FFFFu; }
+_Static_assert((GF__LAT_SPAN_E7 >> (GF__LEVEL_MIN + GF__CELL_EXTRA)) < (1 << 18)
+               && ((GF__LON_SPAN_E7 - 1) >> (GF__LEVEL_MIN + GF__CELL_EXTRA)) < (1 << 19), "rows and columns fit a key");
+
+/* ---- The index (gf_cells.c) ----
  *
- * An open-addressing hash table (linear probing, any size, load <= 0.7, backward-shift deletion so there are
- * no tombstones) from cell key to a block of entries, one entry per (cell, fence). An entry carries the fence's box,
- * so scanning a cell is a sequential walk through one block that rejects most fences without reading them (the fence
- * record, a second miss, is read only when the boxes overlap). An occupancy filter (a bit per key hash) answers most
- * lookups of empty cells without touching the slots.
- *
- * Blocks live in one arena of entries and hold 2^c entries (c = 0..31, the block's class). A full block is replaced
- * by one of the next class; freed blocks go to a free list per class, linked through their first entry's `slot`.
- * Within a block, entries are in ascending order of fence slot: the order in which a query reports a level's hits,
- * and one that the cells of a level share, so a cursor can merge neighbouring cells' entries into the order a query
- * in any one of them would report (gf_cursor.c). Adding or removing moves the entries after the place up or down one.
+ * One open-addressing hash table (linear probing in home order, "Robin Hood": along a run of occupied slots the
+ * entries' home slots never decrease, so a lookup stops at the first entry whose home lies past its own; any size,
+ * load <= 0.7, backward-shift deletion so there are no tombstones) whose slots ARE the index entries: one 16-byte entry per fence (oversize ones aside), four to a cache
+ * line. An entry holds its cell's key, the fence's slot and the fence's box relative to the cell's window, so a query
+ * reads a cell's fences where the hash leads it, with no second array. The entries of one cell all hash to the same
+ * home slot and so sit together in one probe run (with, possibly, entries of other keys of that home): a cell is read
+ * by walking from its home slot past entries of earlier homes, and taking those of its home with its key
+ * (gf__cell_run). A query rejects most of them by
+ * the box compare alone (the fence record, a second miss, is read only when the boxes overlap). An occupancy filter
+ * (a bit per cell key) answers most lookups of empty cells without touching the slots.
  * Invariants (checked by gf_table_verify):
- *   - a slot is empty iff its key is 0; an occupied slot has 1 <= count <= 2^class entries at arena[offset...],
- *     in strictly ascending slot order;
- *   - each key is reachable from its home slot without crossing an empty slot.
+ *   - a slot is empty iff its word is GF__EMPTY;
+ *   - each entry is reachable from its key's home slot without crossing an empty slot, and an entry's displacement
+ *     (its distance from its home) exceeds the previous slot's by at most one (home order);
+ *   - each live fence that fits its level has exactly one entry, in the cell of its box's midpoint, whose box
+ *     (gf__entry_of) contains the fence's; each oversize fence has exactly one oversize entry; nothing else.
  */
 #define GF__NIL UINT32_MAX
-#define GF__CLASSES 32
+#define GF__EMPTY UINT64_MAX
 
-typedef struct gf__cell {
-    uint64_t key;     /* 0 = empty slot */
-    uint32_t offset;  /* first entry of the block in the arena */
-    uint32_t count;   /* low 27 bits: entries in use; high 5 bits: the block's class */
-} gf__cell;
+/* A box inside a cell's window, quantised outward: offsets from the window's south-west corner (row << shift minus
+ * 2^(level - 1), likewise for the column), shifted right by gf__window_shift(level). Latitude and longitude
+ * (longitude offsets count east, modulo 360 deg: the window of the last column reaches past +180 deg). */
+typedef struct gf__window_box {
+    uint16_t lat_lo, lat_hi, u_lo, u_hi;
+} gf__window_box;
 
-#define GF__COUNT_BITS 27
-#define GF__COUNT_MASK ((1u << GF__COUNT_BITS) - 1)
-static inline uint32_t gf__cell_count(const gf__cell *cell) { return cell->count & GF__COUNT_MASK; }
-static inline uint32_t gf__cell_class(const gf__cell *cell) { return cell->count >> GF__COUNT_BITS; }
-
-/* What the query reads per candidate fence: 20 bytes, the fence's box (gf__fence_box) and its slot. The query tests
- * its own box against this one first: integer compares on the fix as given, so the fix's ECEF (the costliest step of
- * a query) is computed only for the few fences whose box overlaps the query's. A fence within radius + margin of the
- * fix always passes: the point of the geodesic between them at min(radius, distance) from the centre lies in both
- * boxes. */
 typedef struct gf__entry {
-    uint32_t lat_lo, lat_hi;  /* latitudes as grid offsets (lat + 90 deg), lat_lo <= lat_hi */
-    uint32_t u_lo;            /* first longitude as a grid offset (lon + 180 deg), < 3.6e9 */
-    uint32_t u_span;          /* the box covers u_lo .. u_lo + u_span, modulo 360 deg; < 3.6e9 */
-    uint32_t slot;            /* the fence; in a free block's first entry: the next free block of its class, or
-                               * GF__NIL */
+    uint64_t word;       /* cell key << 24 | fence slot; GF__EMPTY: an empty hash slot (all ones: no key) */
+    gf__window_box box;  /* the fence's box in the cell's window */
 } gf__entry;
+_Static_assert(sizeof(gf__entry) == 16, "four index entries per 64-byte cache line");
+
+static inline uint64_t gf__entry_key(const gf__entry *entry) { return entry->word >> 24; }
+static inline uint32_t gf__entry_slot(const gf__entry *entry) { return (uint32_t)entry->word & 0xFFFFFFu; }
+
+/* An oversize fence: its box in grid offsets (latitudes lat + 90 deg; longitudes u_lo .. u_lo + u_span modulo
+ * 360 deg, u_lo < 3.6e9, u_span < 3.6e9) and its slot. */
+typedef struct gf__wide_entry {
+    uint32_t lat_lo, lat_hi;
+    uint32_t u_lo, u_span;
+    uint32_t slot;
+} gf__wide_entry;
 
 /* Whether two longitude ranges u_lo .. u_lo + span (modulo 360 deg) meet: one starts inside the other. The
  * differences are taken modulo 360 deg in uint32 (3.6e9 < 2^32, so adding the span back after a wrap is exact). */
@@ -214,25 +244,74 @@ static inline int gf__lon_overlap(uint32_t a_lo, uint32_t a_span, uint32_t b_lo,
     return a_after_b <= b_span;
 }
 
+/* A query's box as grid offsets: latitudes lat_lo .. lat_hi, longitudes u_lo .. u_lo + u_span modulo 360 deg. */
+typedef struct gf__query_span {
+    uint32_t lat_lo, lat_hi;
+    uint32_t u_lo, u_span;
+} gf__query_span;
+
+/* The window of cell (row, col) at level, and a query box in it, quantised as the entries are (gf__window_box):
+ * an entry can meet the box only if their quantised ranges overlap (floor is monotone, so truncating both sides
+ * keeps every true overlap). Returns 0 when the box misses the window altogether (no entry of the cell can meet it).
+ * Longitude: the box's start is placed relative to the window's start modulo 360 deg; a box (plus window) as wide as
+ * 360 deg meets every longitude of the window. */
+static inline int gf__window_query(const gf__query_span *q, uint32_t level, uint32_t row, uint32_t col,
+                                   gf__window_box *out) {
+    const uint32_t shift = gf__cell_shift(level), reach = 1u << (level - 1), qs = gf__window_shift(level);
+    const int64_t extent = gf__window_extent(level);
+    int64_t lat0 = ((int64_t)row << shift) - reach;
+    int64_t lo = (int64_t)q->lat_lo - lat0, hi = (int64_t)q->lat_hi - lat0;
+    if (hi < 0 || lo >= extent) return 0;
+    if (lo < 0) lo = 0;
+    if (hi >= extent) hi = extent - 1;
+    out->lat_lo = (uint16_t)(lo >> qs);
+    out->lat_hi = (uint16_t)(hi >> qs);
+
+    const int64_t lon_span = GF__LON_SPAN_E7;
+    int64_t u_lo, u_hi;
+    if ((int64_t)q->u_span + extent >= lon_span) {
+        u_lo = 0;
+        u_hi = extent - 1;
+    } else {
+        int64_t u0 = ((int64_t)col << shift) - reach;
+        if (u0 < 0) u0 += lon_span;
+        int64_t after = (int64_t)q->u_lo - u0;  /* where the box starts, east of the window's start */
+        if (after < 0) after += lon_span;
+        if (after < extent) {
+            u_lo = after;
+            u_hi = after + q->u_span;
+        } else {
+            int64_t before = lon_span - after;  /* the box starts this far west of the window's start */
+            if (before > q->u_span) return 0;
+            u_lo = 0;
+            u_hi = q->u_span - before;
+        }
+        if (u_hi >= extent) u_hi = extent - 1;
+    }
+    out->u_lo = (uint16_t)(u_lo >> qs);
+    out->u_hi = (uint16_t)(u_hi >> qs);
+    return 1;
+}
+
+static inline int gf__window_meets(const gf__window_box *a, const gf__window_box *b) {
+    return a->lat_lo <= b->lat_hi && b->lat_lo <= a->lat_hi && a->u_lo <= b->u_hi && b->u_lo <= a->u_hi;
+}
+
 typedef struct gf__cells {
-    gf__cell *slots;
-    uint32_t size;       /* slot count: any size (the table grows by half, see gf__grow_slots), >= 64 */
+    gf__entry *slots;
+    uint32_t size;       /* slot count: any size (grown by a quarter, see gf__grow_slots), >= 64, <= 2^27 */
     uint32_t used;       /* occupied slots */
-    gf__entry *arena;
-    uint32_t arena_cap;  /* entries allocated (grown by half when full: at most a third of them unused) */
-    uint32_t arena_top;  /* arena[arena_top..arena_cap) never handed out */
-    uint32_t live;       /* entries in use, over all cells */
-    uint32_t free_block[GF__CLASSES];  /* first free block of each class, or GF__NIL */
-    /* The occupancy filter: GF__FILTER_BITS_PER_SLOT x slot count bits rounded up to a power of two (8 to 16 bits per
-     * slot), bit gf__filter_bit(key) set for every
-     * key in the table (and possibly for keys deleted since the filter was last rebuilt). A clear bit proves a cell
-     * absent without touching the slot array, which at 10^5 fences is ~8 MB (random queries miss every cache on
-     * it) while the filter is 1/16 of that. False "maybe" rate: about (cells / filter bits) <= 0.7 / 8 just after
-     * a rebuild (see gf__filter_bit); deletions leave stale bits until the next rebuild (after as many deletions as
-     * there are cells, or when the slot array grows). */
+    /* The occupancy filter: GF__FILTER_BITS_PER_SLOT x slot count bits (in whole words), bit
+     * gf__filter_bit(key) set for every cell with an entry (and possibly for cells emptied since the filter was last
+     * rebuilt). A clear bit proves a cell empty without touching the slot array, which at 10^5 fences is ~3 MB
+     * (random queries miss the inner caches on it) while the filter is 1/16 of that. False "maybe" rate: about
+     * (cells / filter bits) just after a rebuild (see gf__filter_bit); removals leave stale bits until the next
+     * rebuild (after a quarter of the slot count in removals, or when the slot array grows). */
     uint64_t *filter;
-    uint32_t filter_shift;  /* 64 - log2(filter bits) */
-    uint32_t stale;         /* deletions since the filter was rebuilt */
+    uint32_t filter_words;  /* 64-bit words in filter */
+    uint32_t stale;         /* removals since the filter was rebuilt */
+    gf__wide_entry *oversize;  /* the oversize fences, in ascending slot order */
+    uint32_t oversize_count, oversize_cap;
 } gf__cells;
 
 #define GF__FILTER_BITS_PER_SLOT 8u
@@ -241,67 +320,101 @@ static inline uint32_t gf__next_slot(const gf__cells *cells, uint32_t i) {
     return i + 1 == cells->size ? 0 : i + 1;
 }
 
-/* The filter bit of a key. The cells of one level are grouped in blocks of 8 x 8 (rows and columns with the same
- * bits above the lowest three); a block's 64 bits are one filter word, chosen by a second multiplicative hash of the
- * block (a different odd constant than gf__cell_hash's, so that keys sharing a hash slot do not share a word), and
- * the cell's place in the block is its bit. Why blocks: a vehicle enters a new cell of the finest level every few
- * fixes, and a cursor looks up 2 x 2 of them at once (gf_cursor.c); most are empty, and with a word per 8 x 8 cells it
- * finds that in a word it has just read instead of missing the cache on a random word each time. A random fix pays
- * one word per level either way. False "maybe" rate: a word is shared by the blocks hashed to it, about
- * (occupied blocks / words), which is the rate of a bit per key hash (cells / filter bits) when occupied cells are
- * scattered one per block, and lower when they cluster. The filter has at least 8 words (gf_cells.c), so the shift
- * stays under 64. */
-static inline uint64_t gf__filter_bit(uint64_t key, uint32_t filter_shift) {
-    const uint64_t in_block = ((uint64_t)7 << 24) | 7;  /* the low 3 bits of the row and of the column */
-    uint64_t word = ((key & ~in_block) * 0xD6E8FEB86659FD93ULL) >> (filter_shift + 6);
-    return (word << 6) | ((key >> 21) & 0x38) | (key & 7);
+/* The filter bit of a cell key. The cells of one level are grouped in blocks of 8 x 8 (rows and columns with the
+ * same bits above the lowest three); a block's 64 bits are one filter word, chosen by a second multiplicative hash of
+ * the block (a different odd constant than gf__cell_hash's, so that keys sharing a hash slot do not share a word),
+ * and the cell's place in the block is its bit. Why blocks: a query looks up two neighbouring cells per axis, and a
+ * cursor four, usually in one word (gf__filter_maybe_near). False "maybe" rate: a word is shared by the blocks hashed to it,
+ * about (occupied blocks / words), which is the rate of a bit per key hash (cells / filter bits) when occupied cells
+ * are scattered one per block, and lower when they cluster. The word: the hash's top 32 bits scaled to the word
+ * count (Lemire's range reduction, as gf__cell_hash), which need not be a power of two. */
+static inline uint64_t gf__filter_bit(uint64_t key, uint32_t filter_words) {
+    const uint64_t in_block = ((uint64_t)7 << GF__KEY_ROW_SHIFT) | 7;  /* the low 3 bits of the row and column */
+    uint64_t hash = (((key & ~in_block) * 0xD6E8FEB86659FD93ULL) >> 32);
+    uint64_t word = (hash * filter_words) >> 32;
+    return (word << 6) | ((key >> (GF__KEY_ROW_SHIFT - 3)) & 0x38) | (key & 7);
 }
 
 static inline int gf__filter_maybe(const gf__cells *cells, uint64_t key) {
-    uint64_t bit = gf__filter_bit(key, cells->filter_shift);
+    uint64_t bit = gf__filter_bit(key, cells->filter_words);
     return (int)((cells->filter[bit >> 6] >> (bit & 63)) & 1u);
+}
+
+/* gf__filter_maybe for neighbouring cells looked up one after another: the word of the last block is kept, since a
+ * query's or a cursor's cells mostly share one. Start with block = GF__NO_BLOCK (no key's block). */
+#define GF__NO_BLOCK UINT64_MAX
+typedef struct gf__filter_cache {
+    uint64_t block, word;
+} gf__filter_cache;
+
+static inline int gf__filter_maybe_near(const gf__cells *cells, uint64_t key, gf__filter_cache *cache) {
+    const uint64_t in_block = ((uint64_t)7 << GF__KEY_ROW_SHIFT) | 7;
+    uint64_t block = key & ~in_block;
+    if (block != cache->block) {
+        cache->block = block;
+        cache->word = cells->filter[gf__filter_bit(key, cells->filter_words) >> 6];
+    }
+    return (int)((cache->word >> (((key >> (GF__KEY_ROW_SHIFT - 3)) & 0x38) | (key & 7))) & 1u);
 }
 
 static inline uint32_t gf__cell_hash(uint64_t key, uint32_t size) {
     /* Fibonacci hashing: multiply by 2^64 / golden ratio and keep the TOP 32 bits, which depend on every key bit, so
      * neighbouring cells and cells of different levels land far apart (Knuth 6.4); then scale them to the slot count
-     * (h * size / 2^32, Lemire's range reduction), which need not be a power of two: the array grows by half, not by
-     * doubling, so its load stays between 0.47 and 0.7 instead of 0.35 and 0.7. */
+     * (h * size / 2^32, Lemire's range reduction), which need not be a power of two: the array grows by a quarter, not by
+     * doubling, so its load stays between 0.56 and 0.7 instead of 0.35 and 0.7. */
     uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> 32);
     return (uint32_t)(((uint64_t)h * size) >> 32);
 }
 
-
-
-/* The slot holding key, or NULL. Allocation-free; used on the query path. */
-static inline const gf__cell *gf__cells_find(const gf__cells *cells, uint64_t key) {
-    uint32_t i = gf__cell_hash(key, cells->size);
-    for (;;) {
-        const gf__cell *slot = &cells->slots[i];
-        if (slot->key == key) return slot;
-        if (slot->key == 0) return NULL;
-        i = gf__next_slot(cells, i);
-    }
+/* How far slot i (occupied) lies past its entry's home slot. */
+static inline uint32_t gf__displacement(const gf__cells *cells, uint32_t i) {
+    uint32_t home = gf__cell_hash(cells->slots[i].word >> 24, cells->size);
+    return i >= home ? i - home : i + cells->size - home;
 }
 
-/* The hash slot of a cell, or GF__NIL: the filter first, which answers "absent" for most empty cells without
- * touching the slot array. */
-static inline uint32_t gf__lookup(const gf__cells *cells, uint64_t key) {
-    if (!gf__filter_maybe(cells, key)) return GF__NIL;
-    const gf__cell *cell = gf__cells_find(cells, key);
-    return cell == NULL ? GF__NIL : (uint32_t)(cell - cells->slots);
+/* Walks a cell's run: gf__cell_run_next gives the slots of key's entries one by one, then GF__NIL. Usage:
+ *   gf__cell_run run = gf__cell_run_start(cells, key);
+ *   for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) ... */
+typedef struct gf__cell_run {
+    uint64_t key;
+    uint32_t at, distance;  /* the next slot to look at, and its distance from key's home */
+} gf__cell_run;
+
+static inline gf__cell_run gf__cell_run_start(const gf__cells *cells, uint64_t key) {
+    gf__cell_run run = {key, gf__cell_hash(key, cells->size), 0};
+    return run;
+}
+
+static inline uint32_t gf__cell_run_next(const gf__cells *cells, gf__cell_run *run) {
+    for (;;) {
+        uint32_t i = run->at;
+        uint64_t word = cells->slots[i].word;
+        if (word == GF__EMPTY) return GF__NIL;
+        run->at = gf__next_slot(cells, i);
+        run->distance++;
+        if (word >> 24 == run->key) return i;  /* the key's own home: at the distance walked, necessarily */
+        /* Another key: of an earlier home (walk on), the same home (walk on), or a later one (the run holds no
+         * more of the key's entries). */
+        if (gf__displacement(cells, i) < run->distance - 1) return GF__NIL;
+    }
 }
 
 int gf__cells_init(gf__cells *cells, size_t *bytes);
 void gf__cells_free(gf__cells *cells);
-/* Makes room so that `entry` can be added to every cell of `rect` without allocating. Returns 0 on success, -1 when
+/* Makes room for one more entry (an oversize one when `oversize`) without allocating. Returns 0 on success, -1 when
  * allocation failed (nothing changed). */
-int gf__cells_reserve(gf__cells *cells, const gf__cell_rect *rect, size_t *bytes);
-/* Adds an entry to the cell key (creating the cell). Requires a prior successful reserve. */
-void gf__cells_add(gf__cells *cells, uint64_t key, const gf__entry *entry);
-/* Removes the entry of fence `slot` from the cell key (deleting the cell when empty). Returns 0, or -1 if it was not
- * there. Never allocates. */
-int gf__cells_remove(gf__cells *cells, uint64_t key, uint32_t slot);
+int gf__cells_reserve(gf__cells *cells, int oversize, size_t *bytes);
+/* Adds the entry of fence `slot` with this box at `level` (which the box fits). Requires a prior reserve. */
+void gf__cells_add(gf__cells *cells, const gf__box *box, uint32_t level, uint32_t slot);
+/* Removes it again (the same box and level). Never allocates. */
+void gf__cells_remove(gf__cells *cells, const gf__box *box, uint32_t level, uint32_t slot);
+/* Adds or removes an oversize fence's entry. Adding requires a prior reserve; neither allocates. */
+void gf__oversize_add(gf__cells *cells, const gf__box *box, uint32_t slot);
+void gf__oversize_remove(gf__cells *cells, uint32_t slot);
+/* The entry a fence with this box at this level (which it fits) has: its cell key and window box. */
+uint64_t gf__entry_of(const gf__box *box, uint32_t level, gf__window_box *window);
+/* The oversize entry of a fence with this box. */
+gf__wide_entry gf__wide_entry_of(const gf__box *box, uint32_t slot);
 
 /* ---- The table (gf_table.c) ---- */
 
@@ -388,7 +501,7 @@ int gf__shape_test(const gf__shape *s, gf_point fix, gf__ecef *fix_ecef, int *fi
                    int64_t *distance_mm);
 
 /* A gf_cursor (geofence.h) has one row/col/slot per level a table can hold. */
-_Static_assert(GF__LEVEL_COUNT == 8, "gf_cursor's arrays have GF__LEVEL_COUNT entries");
+_Static_assert(GF__LEVEL_COUNT == 8, "a level's index takes 3 bits (cell keys, cursor candidates)");
 
 /* The boxes of fences and queries, with the slack that absorbs distance errors. */
 static inline gf__box gf__fence_box(gf_point centre, uint32_t radius_mm) {
@@ -397,8 +510,8 @@ static inline gf__box gf__fence_box(gf_point centre, uint32_t radius_mm) {
 static inline gf__box gf__query_box(gf_point fix, uint32_t margin_mm) {
     return gf__box_around(fix, (uint64_t)margin_mm + GF__BOX_SLACK_MM);
 }
-/* The cells of the fence (circle or shape) in a live slot. */
-gf__cell_rect gf__slot_rect(const gf_table *table, uint32_t slot);
+/* The box of the fence (circle or shape) in a live slot. */
+gf__box gf__slot_box(const gf_table *table, uint32_t slot);
 
 #define GF__SLOT_BITS 24
 #define GF__SLOT_MASK ((1u << GF__SLOT_BITS) - 1)
@@ -409,55 +522,20 @@ static inline gf_handle gf__handle_of(uint32_t slot, uint32_t generation) {
 
 /* ---- Queries and cursors (gf_query.c, gf_cursor.c) ----
  *
- * gf_query.c tests the fences of the cells a fix's box overlaps. A cursor (gf_cursor.c) remembers an area around an
- * earlier fix and the index entries a box inside that area can meet, in the order gf_query reports them, so that
- * gf_query.c tests those entries without looking cells up while the fixes stay in the area. */
+ * gf_query.c tests the fences of the cells whose window a fix's box meets, level by level, and reports a level's hits
+ * in ascending slot order. A cursor (gf_cursor.c) remembers an area around an earlier fix and the fences a box
+ * inside that area can meet, with their boxes, in (level, slot) order, so that gf_query.c tests those without looking
+ * cells up while the fixes stay in the area. */
 
-/* The hash slots of the cells holding the box's south-west corner at the table's levels first .. level_count - 1:
- * found[i], GF__NIL where there is none. Inline here because both gf_query.c (a query's box in one cell, every fix
- * without a cursor) and gf_cursor.c use it, and the query's copy must stay inlined into gf__query. Three passes over
- * the levels (the filter words, then the home slots of the cells the filter does not rule out, then their probe
- * sequences) rather than one level after another: a fix in a new place misses the cache on each level's filter word
- * and hash slot, and loads that do not wait for one another's results can overlap, for a few more instructions. */
-static inline void gf__lookup_levels(const gf_table *table, const gf__box *box, uint32_t first, uint32_t *found) {
-    const gf__cells *cells = &table->cells;
-    const uint32_t n = table->level_count;
-    uint64_t key[GF__LEVEL_COUNT];
-    uint32_t home[GF__LEVEL_COUNT], maybe = 0;
-    /* Per level a bit: the home slot is empty, or holds the key. Bits rather than a copy of the home slots' keys:
-     * on armhf gcc copies a 64-bit value from memory to memory through a VFP register, which the query path must
-     * not use (FPU-less units). */
-    uint32_t home_empty = 0, at_home = 0;
-    for (uint32_t i = first; i < n; i++) {
-        uint32_t level = table->levels[i];
-        key[i] = gf__cell_key(level, box->lat_lo >> level, (uint32_t)(box->u_lo >> level));
-        maybe |= (uint32_t)gf__filter_maybe(cells, key[i]) << i;
-    }
-    for (uint32_t i = first; i < n; i++) {
-        found[i] = GF__NIL;
-        if (!((maybe >> i) & 1u)) continue;
-        home[i] = gf__cell_hash(key[i], cells->size);
-        uint64_t home_key = cells->slots[home[i]].key;
-        home_empty |= (uint32_t)(home_key == 0) << i;
-        at_home |= (uint32_t)(home_key == key[i]) << i;
-    }
-    for (uint32_t i = first; i < n; i++) {
-        if (!((maybe >> i) & 1u) || ((home_empty >> i) & 1u)) continue;  /* an empty home slot: absent */
-        if ((at_home >> i) & 1u) {
-            found[i] = home[i];
-        } else {
-            const gf__cell *cell = gf__cells_find(cells, key[i]);  /* further along the probe sequence, or absent */
-            if (cell != NULL) found[i] = (uint32_t)(cell - cells->slots);
-        }
-    }
-}
+/* A cursor candidate's word: the level's index (0..7) << 24 | the fence's slot. */
+#define GF__CANDIDATE_LEVEL_SHIFT 24
 
 /* Whether the cursor remembers an area of this table as it is now (no add, remove or move since it looked). */
 static inline int gf__cursor_current(const gf_cursor *cursor, const gf_table *table) {
-    return cursor->table_ == table && cursor->epoch_ == table->epoch && cursor->slots_ != GF__NIL;
+    return cursor->table_ == table && cursor->epoch_ == table->epoch && cursor->area_ != GF__NIL;
 }
 
-/* Makes the cursor remember the area around a box that lies in one cell of every level of a table with levels, and
+/* Makes the cursor remember the area around a box (when the box lies in one such area) for a table with levels, and
  * the reaches of a query box with this margin anywhere in it (gf_cursor.c). Never allocates. */
 void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box *box, uint32_t margin_mm);
 

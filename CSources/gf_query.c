@@ -2,11 +2,16 @@
  * gf_query.c -- the hot path: which fences contain a fix or have their boundary within a margin of it.
  * Integer only, allocation-free, reads the table only (safe for concurrent readers, see THREADING in geofence.h).
  *
- * Per fix: the query box (fix +- margin, in e7), then per occupied level the cells it overlaps (one in the common
- * case, looked up for all levels together; with a cursor, none while the box stays in the area around an earlier
- * fix: the cursor remembers that area's entries, see gf_cursor.c), then per fence in those cells a 20-byte entry: a
- * box compare in e7. Only for fences whose box overlaps the query's: the fix's ECEF (once), the fence record, a
- * squared chord compared with the squared reach, and for the few that pass a square root for the signed distance.
+ * Per fix: the query box (fix +- margin, in e7), then per occupied level the cells whose window meets it (two per
+ * axis for a small box; looked up for all levels together, so that their cache misses overlap), then per entry of those cells a
+ * box compare in 16-bit window offsets. Only for fences whose box meets the query's: the fix's ECEF (once), the fence
+ * record, a squared chord compared with the squared reach, and for the few that pass a square root for the signed
+ * distance. With a cursor, no lookups while the box stays in the area around an earlier fix: the cursor remembers
+ * the fences whose box meets that area (gf_cursor.c).
+ *
+ * Order: level by level (ascending), and within a level by ascending fence slot. Each fence has one index entry, so
+ * it is met once; a level's hits are put in slot order as they are found (gf__emit), whatever order the cells and
+ * their probe runs give, so a cursor reports exactly what a query does.
  */
 #include "gf_internal.h"
 
@@ -15,14 +20,8 @@ static int32_t gf__fence_lat_reach_e7(void) {
     return (int32_t)(GF_FENCE_LAT_MAX_E7 + gf__lat_reach_e7((uint64_t)GF_RADIUS_MAX_MM + GF__BOX_SLACK_MM));
 }
 
-/* The query's box as the entries hold theirs (see gf__entry). */
-typedef struct gf__query_span {
-    uint32_t lat_lo, lat_hi;
-    uint32_t u_lo, u_span;
-} gf__query_span;
-
 /* State of one query: the fix, its box, its ECEF (computed on first need: most fixes of a drive overlap no fence's
- * box and never need it) and the output. */
+ * box and never need it) and the output, whose hits from level_start on are the current level's, in slot order. */
 typedef struct gf__sink {
     gf_point fix;
     gf__query_span span;
@@ -31,10 +30,11 @@ typedef struct gf__sink {
     gf_hit *hits;
     size_t capacity;
     size_t count;
+    size_t level_start;
 } gf__sink;
 
 static inline gf__sink gf__sink_start(gf_point fix, gf__query_span span, gf_hit *hits, size_t capacity) {
-    gf__sink sink = {fix, span, {0, 0, 0}, 0, hits, capacity, 0};
+    gf__sink sink = {fix, span, {0, 0, 0}, 0, hits, capacity, 0, 0};
     return sink;
 }
 
@@ -43,33 +43,33 @@ static inline int64_t gf__margin_q(uint32_t margin_mm) {
     return ((int64_t)margin_mm * GF__Q_PER_M + 999) / 1000;
 }
 
-static void gf__emit(gf__sink *sink, gf_handle handle, int64_t distance_mm) {
-    if (sink->count < sink->capacity) {
-        sink->hits[sink->count].handle = handle;
-        sink->hits[sink->count].distance_mm = (int32_t)distance_mm;
-    }
+/* Puts a hit of fence `slot` in its place among the current level's (ascending slot), so that the buffer holds the
+ * first `capacity` hits of the whole ordered list: a hit that belongs after a full buffer is only counted, one that
+ * belongs before its end pushes the last one out. Fields are copied one by one (a gf_hit copy may become a 64-bit
+ * move, which gcc does through a VFP register on armhf; the query path must not touch the FPU). */
+static void gf__emit(gf__sink *sink, uint32_t slot, gf_handle handle, int64_t distance_mm) {
+    gf_hit *hits = sink->hits;
+    size_t stored = sink->count < sink->capacity ? sink->count : sink->capacity;
+    size_t at = stored;
+    while (at > sink->level_start && (hits[at - 1].handle & GF__SLOT_MASK) > slot) at--;
     sink->count++;
+    if (at >= sink->capacity) return;
+    for (size_t k = stored < sink->capacity ? stored : sink->capacity - 1; k > at; k--) {
+        hits[k].handle = hits[k - 1].handle;
+        hits[k].distance_mm = hits[k - 1].distance_mm;
+    }
+    hits[at].handle = handle;
+    hits[at].distance_mm = (int32_t)distance_mm;
 }
 
-/* Tests one index entry's fence. `probe` is non-NULL when the query probes several cells at this level: a fence is
- * then reported only from the first probed cell it shares with the query, so it appears once. */
-static inline void gf__test_entry(const gf_table *table, const gf__entry *entry, int64_t margin_q, uint32_t margin_mm,
-                                  const gf__cell_rect *probe, uint32_t row, uint32_t col, gf__sink *sink) {
-    const gf__query_span q = sink->span;
-    if (q.lat_lo > entry->lat_hi || entry->lat_lo > q.lat_hi) return;
-    if (!gf__lon_overlap(entry->u_lo, entry->u_span, q.u_lo, q.u_span)) return;
-
-    const gf__fence *fence = &table->fences[entry->slot];
+/* The exact test of the fence in `slot`, whose box meets the query's. */
+static inline void gf__test_fence(const gf_table *table, uint32_t slot, int64_t margin_q, uint32_t margin_mm,
+                                  gf__sink *sink) {
+    const gf__fence *fence = &table->fences[slot];
     if (fence->radius_mm == GF__SHAPE_RADIUS) {
         int64_t shape_distance_mm;
-        if (!gf__shape_test(table->shapes[entry->slot], sink->fix, &sink->at, &sink->at_ready, margin_mm,
-                            &shape_distance_mm))
-            return;
-        if (probe != NULL) {
-            gf__cell_rect own = gf__slot_rect(table, entry->slot);
-            if (!gf__first_shared_cell(probe, &own, row, col)) return;
-        }
-        gf__emit(sink, gf__handle_of(entry->slot, table->generations[entry->slot]), shape_distance_mm);
+        if (gf__shape_test(table->shapes[slot], sink->fix, &sink->at, &sink->at_ready, margin_mm, &shape_distance_mm))
+            gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), shape_distance_mm);
         return;
     }
     if (!sink->at_ready) {
@@ -88,69 +88,141 @@ static inline void gf__test_entry(const gf_table *table, const gf__entry *entry,
 
     int64_t distance_mm = gf__arc_mm(chord2) - (int64_t)fence->radius_mm;
     if (distance_mm > (int64_t)margin_mm) return;
-    if (probe != NULL) {
-        gf__cell_rect own = gf__slot_rect(table, entry->slot);
-        if (!gf__first_shared_cell(probe, &own, row, col)) return;
-    }
-    gf__emit(sink, gf__handle_of(entry->slot, table->generations[entry->slot]), distance_mm);
+    gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), distance_mm);
 }
 
-/* Tests the fences of one cell (see gf__test_entry for `probe`). */
-static void gf__scan_cell(const gf_table *table, const gf__cell *cell, int64_t margin_q, uint32_t margin_mm,
-                          const gf__cell_rect *probe, uint32_t row, uint32_t col, gf__sink *sink) {
-    const gf__entry *entry = &table->cells.arena[cell->offset];
-    const gf__entry *end = entry + gf__cell_count(cell);
-    for (; entry < end; entry++) gf__test_entry(table, entry, margin_q, margin_mm, probe, row, col, sink);
-}
-
-/* Tests what the cursor remembers against a query box inside its area and inside one finest cell: the entries that
- * meet the area (the others cannot meet the box), or, in a narrow area whose entries did not fit, its cells. The
- * order is gf_query's: see gf__remember_wide (gf_cursor.c). */
-static void gf__test_remembered(const gf_table *table, const gf_cursor *cursor, int64_t margin_q, uint32_t margin_mm,
-                                gf__sink *sink) {
+/* Tests the fences of one cell: its entries (gf__cell_run) whose box meets the query's. */
+static void gf__scan_cell(const gf_table *table, uint64_t key, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
+    gf__window_box q;
+    uint32_t level = gf__key_level(key);
+    if (!gf__window_query(&sink->span, level, gf__key_row(key), gf__key_col(key), &q)) return;
     const gf__cells *cells = &table->cells;
-    if (cursor->candidates_ != GF__NIL) {
-        for (uint32_t i = 0; i < cursor->candidates_; i++)
-            gf__test_entry(table, &cells->arena[cursor->candidate_[i]], margin_q, margin_mm, NULL, 0, 0, sink);
-    } else {
-        for (uint32_t i = 0; i < cursor->slots_; i++)
-            gf__scan_cell(table, &cells->slots[cursor->slot_[i]], margin_q, margin_mm, NULL, 0, 0, sink);
+    gf__cell_run run = gf__cell_run_start(cells, key);
+    for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
+        const gf__entry *entry = &cells->slots[i];
+        if (gf__window_meets(&entry->box, &q)) gf__test_fence(table, gf__entry_slot(entry), margin_q, margin_mm, sink);
     }
 }
 
-/* Tests every occupied cell of the rect's level that lies in the rect, found by reading the whole slot array. */
-static void gf__scan_level(const gf_table *table, const gf__cell_rect *rect, int64_t margin_q, uint32_t margin_mm,
+/* Tests every entry of a level, read from the whole slot array: for a box far larger than the level's cells. */
+static void gf__scan_level(const gf_table *table, uint32_t level, int64_t margin_q, uint32_t margin_mm,
                            gf__sink *sink) {
     const gf__cells *cells = &table->cells;
     for (uint64_t i = 0; i < cells->size; i++) {
-        const gf__cell *cell = &cells->slots[i];
-        if (cell->key == 0 || (uint32_t)(cell->key >> 48) != rect->level) continue;
-        uint32_t row = (uint32_t)(cell->key >> 24) & 0xFFFFFF, col = (uint32_t)cell->key & 0xFFFFFF;
-        if (row < rect->row_lo || row > rect->row_hi) continue;
-        int in_columns = 0;
-        for (uint32_t s = 0; s < rect->segments; s++) in_columns |= col >= rect->col_lo[s] && col <= rect->col_hi[s];
-        if (in_columns) gf__scan_cell(table, cell, margin_q, margin_mm, rect, row, col, sink);
+        const gf__entry *entry = &cells->slots[i];
+        if (entry->word == GF__EMPTY) continue;
+        uint64_t key = gf__entry_key(entry);
+        gf__window_box q;
+        if (gf__key_level(key) != level
+            || !gf__window_query(&sink->span, level, gf__key_row(key), gf__key_col(key), &q)
+            || !gf__window_meets(&entry->box, &q))
+            continue;
+        gf__test_fence(table, gf__entry_slot(entry), margin_q, margin_mm, sink);
     }
 }
 
-/* The cells of one level that a box spanning several of them overlaps. */
-static void gf__scan_rect(const gf_table *table, const gf__box *box, uint32_t level, int64_t margin_q,
-                          uint32_t margin_mm, gf__sink *sink) {
+/* The cells of a level whose windows meet a box larger than a cell or two, cell by cell or (far larger than the
+ * cells) by one pass over the slot array, whichever reads less. */
+static void gf__scan_rect(const gf_table *table, const gf__cell_rect *rect, int64_t margin_q, uint32_t margin_mm,
+                          gf__sink *sink) {
     const gf__cells *cells = &table->cells;
-    gf__cell_rect rect = gf__rect_of(box, level);
-    if (gf__rect_cells(&rect) > (uint64_t)cells->size / 8) {
-        /* A margin far larger than this level's cells (or a box near a pole, where longitude cells are tiny):
-         * reading every hash slot once is cheaper than probing each cell of the box. */
-        gf__scan_level(table, &rect, margin_q, margin_mm, sink);
+    if (gf__rect_cells(rect) > (uint64_t)cells->size / 8) {
+        gf__scan_level(table, rect->level, margin_q, margin_mm, sink);
         return;
     }
-    for (uint32_t s = 0; s < rect.segments; s++)
-        for (uint32_t col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
-            for (uint32_t row = rect.row_lo; row <= rect.row_hi; row++) {
-                uint32_t slot = gf__lookup(cells, gf__cell_key(level, row, col));
-                if (slot == GF__NIL) continue;
-                gf__scan_cell(table, &cells->slots[slot], margin_q, margin_mm, &rect, row, col, sink);
+    gf__filter_cache filter = {GF__NO_BLOCK, 0};
+    for (uint32_t s = 0; s < rect->segments; s++)
+        for (uint32_t col = rect->col_lo[s]; col <= rect->col_hi[s]; col++)
+            for (uint32_t row = rect->row_lo; row <= rect->row_hi; row++) {
+                uint64_t key = gf__cell_key(rect->level, row, col);
+                if (gf__filter_maybe_near(cells, key, &filter)) gf__scan_cell(table, key, margin_q, margin_mm, sink);
             }
+}
+
+/* The oversize fences whose box meets the query's (counted with the coarsest level, in slot order). */
+static void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
+    const gf__cells *cells = &table->cells;
+    const gf__query_span q = sink->span;
+    for (uint32_t i = 0; i < cells->oversize_count; i++) {
+        const gf__wide_entry *entry = &cells->oversize[i];
+        if (q.lat_lo > entry->lat_hi || entry->lat_lo > q.lat_hi) continue;
+        if (!gf__lon_overlap(entry->u_lo, entry->u_span, q.u_lo, q.u_span)) continue;
+        gf__test_fence(table, entry->slot, margin_q, margin_mm, sink);
+    }
+}
+
+/* Most cells per level looked up together (a small box probes 2 x 2; more go through gf__scan_rect). */
+#define GF__PROBE_CELLS 4
+
+/* Searches every occupied level for the box. Two passes: the first finds each level's cells and checks their filter
+ * bits, and starts loading the home slot of every cell the filter does not rule out; the second reads them. A fix in
+ * a new place misses the cache on each of those slots, and loads that do not wait for one another overlap. */
+static void gf__search(const gf_table *table, const gf__box *box, int64_t margin_q, uint32_t margin_mm,
+                       gf__sink *sink) {
+    const gf__cells *cells = &table->cells;
+    const uint32_t n = table->level_count;
+    uint64_t key[GF__LEVEL_COUNT][GF__PROBE_CELLS];
+    uint32_t found[GF__LEVEL_COUNT];  /* cells to read per level; GF__NIL: a larger rect, scanned apart */
+    gf__cell_rect rect[GF__LEVEL_COUNT];
+    for (uint32_t i = 0; i < n; i++) {
+        /* gf__probe_rect's cells, computed here in the common case: the grown box neither across the seam nor wider
+         * than two cells (a latitude past a pole has no cell, hence the clamps). */
+        const uint32_t level = table->levels[i], shift = gf__cell_shift(level);
+        const int64_t reach = (int64_t)1 << (level - 1);
+        int64_t lat_lo = (int64_t)box->lat_lo - reach, lat_hi = (int64_t)box->lat_hi + reach;
+        int64_t u_lo = box->u_lo - reach, u_hi = box->u_hi + reach;
+        if (lat_lo < 0) lat_lo = 0;
+        if (lat_hi > GF__LAT_SPAN_E7) lat_hi = GF__LAT_SPAN_E7;
+        uint32_t row_lo = (uint32_t)(lat_lo >> shift), row_hi = (uint32_t)(lat_hi >> shift);
+        uint32_t col_lo = (uint32_t)(u_lo >> shift), col_hi = (uint32_t)(u_hi >> shift);
+        if (box->full_lon || u_lo < 0 || u_hi >= GF__LON_SPAN_E7 || row_hi - row_lo > 1 || col_hi - col_lo > 1) {
+            rect[i] = gf__probe_rect(box, level);
+            found[i] = GF__NIL;
+            continue;
+        }
+        found[i] = 0;
+        gf__filter_cache filter = {GF__NO_BLOCK, 0};
+        for (uint32_t col = col_lo; col <= col_hi; col++)
+            for (uint32_t row = row_lo; row <= row_hi; row++) {
+                uint64_t k = gf__cell_key(level, row, col);
+                if (!gf__filter_maybe_near(cells, k, &filter)) continue;
+                __builtin_prefetch(&cells->slots[gf__cell_hash(k, cells->size)]);
+                key[i][found[i]++] = k;
+            }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        sink->level_start = sink->count;
+        if (found[i] == GF__NIL) {
+            gf__scan_rect(table, &rect[i], margin_q, margin_mm, sink);
+        } else {
+            for (uint32_t c = 0; c < found[i]; c++) gf__scan_cell(table, key[i][c], margin_q, margin_mm, sink);
+        }
+        if (table->levels[i] == GF__LEVEL_MAX) gf__scan_oversize(table, margin_q, margin_mm, sink);
+    }
+}
+
+/* Tests what the cursor remembers: its candidates whose box meets the query's, level by level in slot order. */
+static void gf__test_remembered(const gf_table *table, const gf_cursor *cursor, int64_t margin_q, uint32_t margin_mm,
+                                gf__sink *sink) {
+    const gf__query_span q = sink->span;
+    uint32_t level_index = GF__NIL;
+    for (uint32_t i = 0; i < cursor->candidates_; i++) {
+        const uint32_t *b = cursor->box_[i];
+        if (q.lat_lo > b[1] || b[0] > q.lat_hi) continue;
+        if (!gf__lon_overlap(b[2], b[3], q.u_lo, q.u_span)) continue;
+        uint32_t word = cursor->candidate_[i];
+        if (word >> GF__CANDIDATE_LEVEL_SHIFT != level_index) {
+            level_index = word >> GF__CANDIDATE_LEVEL_SHIFT;
+            sink->level_start = sink->count;
+        }
+        gf__test_fence(table, word & GF__SLOT_MASK, margin_q, margin_mm, sink);
+    }
+}
+
+/* Whether the cursor's area holds the box. */
+static inline int gf__area_holds(const gf_cursor *cursor, int64_t lat_lo, int64_t lat_hi, int64_t u_lo,
+                                 int64_t u_hi) {
+    return lat_lo >= cursor->lat_lo_ && lat_hi <= cursor->lat_hi_ && u_lo >= cursor->u_lo_ && u_hi <= cursor->u_hi_;
 }
 
 /* gf_query and gf_query_tracked: cursor NULL for the former. */
@@ -161,20 +233,21 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
     if (fix.lat < -GF_LAT_MAX_E7 || fix.lat > GF_LAT_MAX_E7) return GF_ERR_LATITUDE;
     if (fix.lon < -GF_LON_MAX_E7 || fix.lon > GF_LON_MAX_E7) return GF_ERR_LONGITUDE;
     if (margin_mm > GF_MARGIN_MAX_MM) return GF_ERR_MARGIN;
+    int64_t margin_q = gf__margin_q(margin_mm);
 
-    /* A fix whose box, with the cursor's reaches, lies in the cursor's area and in one finest cell: answered from
-     * what the cursor remembers, without building the box as gf_query does (the fix is then in range, too). */
+    /* A fix whose box, with the cursor's reaches, lies in the cursor's area: answered from what the cursor
+     * remembers, without building the box as gf_query does (the fix is then in range, too). */
+    int in_area = 0;
     if (cursor != NULL && gf__cursor_current(cursor, table) && cursor->margin_mm_ == margin_mm) {
         int64_t lat_lo = (int64_t)fix.lat + GF_LAT_MAX_E7 - cursor->lat_reach_;
         int64_t lat_hi = (int64_t)fix.lat + GF_LAT_MAX_E7 + cursor->lat_reach_;
         int64_t u_lo = (int64_t)fix.lon + GF_LON_MAX_E7 - cursor->lon_reach_;
         int64_t u_hi = (int64_t)fix.lon + GF_LON_MAX_E7 + cursor->lon_reach_;
-        const uint32_t finest = table->levels[0];  /* a cursor remembers an area only in a table with levels */
-        if (lat_lo >= cursor->lat_lo_ && lat_hi <= cursor->lat_hi_ && u_lo >= cursor->u_lo_ && u_hi <= cursor->u_hi_
-            && ((lat_lo ^ lat_hi) >> finest) == 0 && ((u_lo ^ u_hi) >> finest) == 0) {
+        in_area = gf__area_holds(cursor, lat_lo, lat_hi, u_lo, u_hi);
+        if (in_area && cursor->candidates_ != GF__NIL) {
             gf__query_span span = {(uint32_t)lat_lo, (uint32_t)lat_hi, (uint32_t)u_lo, (uint32_t)(u_hi - u_lo)};
             gf__sink sink = gf__sink_start(fix, span, hits, capacity);
-            gf__test_remembered(table, cursor, gf__margin_q(margin_mm), margin_mm, &sink);
+            gf__test_remembered(table, cursor, margin_q, margin_mm, &sink);
             *count = sink.count;
             return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
         }
@@ -187,48 +260,19 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
     if (box.lat_lo < south) box.lat_lo = south;
     if (box.lat_hi > north) box.lat_hi = north;
 
-    int64_t margin_q = gf__margin_q(margin_mm);
     gf__query_span span = {box.lat_lo, box.lat_hi, (uint32_t)box.u_lo, (uint32_t)(box.u_hi - box.u_lo)};
     gf__sink sink = gf__sink_start(fix, span, hits, capacity);
-    const gf__cells *cells = &table->cells;
-
-    /* A box inside one cell of the finest occupied level is inside one cell of every level (the levels' cells nest),
-     * so a query probes one cell per level; the seam's narrower last column is left to the general loop. */
-    const uint32_t finest = table->level_count > 0 ? table->levels[0] : GF__LEVEL_MAX;
-    const int one_cell = box.u_hi < GF__LON_SPAN_E7 && ((box.lat_lo ^ box.lat_hi) >> finest) == 0
-                         && (((uint64_t)box.u_lo ^ (uint64_t)box.u_hi) >> finest) == 0;
-    if (cursor != NULL && table->level_count > 0 && one_cell) {
-        /* The cursor's memory holds for this table as it is now and for an area around the box: no lookups. */
-        const int current = gf__cursor_current(cursor, table) && box.lat_lo >= cursor->lat_lo_
-                            && box.lat_hi <= cursor->lat_hi_ && box.u_lo >= cursor->u_lo_ && box.u_hi <= cursor->u_hi_;
-        if (!current) gf__cursor_remember(table, cursor, &box, margin_mm);
-        gf__test_remembered(table, cursor, margin_q, margin_mm, &sink);
-        *count = sink.count;
-        return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
-    }
-
-    if (one_cell) {
-        /* The common case: one cell per level, looked up together. */
-        uint32_t found[GF__LEVEL_COUNT];
-        gf__lookup_levels(table, &box, 0, found);
-        for (uint32_t i = 0; i < table->level_count; i++)
-            if (found[i] != GF__NIL) gf__scan_cell(table, &cells->slots[found[i]], margin_q, margin_mm, NULL, 0, 0, &sink);
-    } else {
-        for (uint32_t i = 0; i < table->level_count; i++) {
-            uint32_t level = table->levels[i];
-            uint32_t row = box.lat_lo >> level, col = (uint32_t)(box.u_lo >> level);
-            /* Levels whose cells are large enough still hold the box in one cell (but not across the +-180 seam,
-             * where the last, narrower column would shift to the same column number as the far side). */
-            if ((box.lat_hi >> level) != row || box.u_hi >= GF__LON_SPAN_E7 || (uint32_t)(box.u_hi >> level) != col) {
-                gf__scan_rect(table, &box, level, margin_q, margin_mm, &sink);
-                continue;
-            }
-            uint32_t slot = gf__lookup(cells, gf__cell_key(level, row, col));
-            if (slot != GF__NIL) gf__scan_cell(table, &cells->slots[slot], margin_q, margin_mm, NULL, row, col, &sink);
+    if (cursor != NULL && !in_area && table->level_count > 0) {
+        /* A new area (when the box lies in one): its fences are gathered once, and this fix is answered from them. */
+        gf__cursor_remember(table, cursor, &box, margin_mm);
+        if (gf__cursor_current(cursor, table) && cursor->candidates_ != GF__NIL
+            && gf__area_holds(cursor, box.lat_lo, box.lat_hi, box.u_lo, box.u_hi)) {
+            gf__test_remembered(table, cursor, margin_q, margin_mm, &sink);
+            *count = sink.count;
+            return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
         }
     }
-    /* A box across cells (a margin wider than the finest cells, or the seam) has no cursor area around it; a cursor
-     * keeps what it remembers, which still holds for the next box inside its area. */
+    gf__search(table, &box, margin_q, margin_mm, &sink);
     *count = sink.count;
     return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
 }

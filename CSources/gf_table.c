@@ -130,26 +130,10 @@ static void gf__release_slot(gf_table *table, uint32_t slot) {
 /* ---- Index membership ---- */
 
 /* The box of the fence in a live slot: a circle's from its centre and radius, a shape's as built. */
-static gf__box gf__slot_box(const gf_table *table, uint32_t slot) {
+gf__box gf__slot_box(const gf_table *table, uint32_t slot) {
     const gf__fence *fence = &table->fences[slot];
     if (fence->radius_mm == GF__SHAPE_RADIUS) return table->shapes[slot]->box;
     return gf__fence_box(table->centres[slot], fence->radius_mm);
-}
-
-gf__cell_rect gf__slot_rect(const gf_table *table, uint32_t slot) {
-    gf__box box = gf__slot_box(table, slot);
-    return gf__rect_of(&box, gf__level_for(&box));
-}
-
-/* The index entry of a fence: its box, as the query compares it with its own. */
-static gf__entry gf__entry_of(uint32_t slot, gf__box box) {
-    gf__entry entry;
-    entry.lat_lo = box.lat_lo;
-    entry.lat_hi = box.lat_hi;
-    entry.u_lo = (uint32_t)box.u_lo;
-    entry.u_span = (uint32_t)(box.u_hi - box.u_lo);
-    entry.slot = slot;
-    return entry;
 }
 
 /* Rebuilds the ascending list of occupied levels from the mask; called only when a level fills or empties. */
@@ -159,36 +143,30 @@ static void gf__update_levels(gf_table *table) {
         if (table->level_mask & (1u << level)) table->levels[table->level_count++] = (uint8_t)level;
 }
 
-static void gf__index_insert(gf_table *table, uint32_t slot, const gf__cell_rect *rect) {
-    gf__entry entry = gf__entry_of(slot, gf__slot_box(table, slot));
-    for (uint32_t s = 0; s < rect->segments; s++)
-        for (uint32_t col = rect->col_lo[s]; col <= rect->col_hi[s]; col++)
-            for (uint32_t row = rect->row_lo; row <= rect->row_hi; row++)
-                gf__cells_add(&table->cells, gf__cell_key(rect->level, row, col), &entry);
-    if (table->level_fences[rect->level]++ == 0) {
-        table->level_mask |= 1u << rect->level;
+/* Makes room for the entry of a fence with this box. */
+static int gf__index_reserve(gf_table *table, const gf__box *box) {
+    return gf__cells_reserve(&table->cells, !gf__box_fits(box, gf__level_for(box)), &table->bytes);
+}
+
+/* Adds the fence's one entry: in its level's cells, or in the oversize list (counted with the coarsest level). */
+static void gf__index_insert(gf_table *table, uint32_t slot, const gf__box *box) {
+    uint32_t level = gf__level_for(box);
+    if (gf__box_fits(box, level)) gf__cells_add(&table->cells, box, level, slot);
+    else gf__oversize_add(&table->cells, box, slot);
+    if (table->level_fences[level]++ == 0) {
+        table->level_mask |= 1u << level;
         gf__update_levels(table);
     }
 }
 
-static void gf__index_erase(gf_table *table, uint32_t slot, const gf__cell_rect *rect) {
-    for (uint32_t s = 0; s < rect->segments; s++)
-        for (uint32_t col = rect->col_lo[s]; col <= rect->col_hi[s]; col++)
-            for (uint32_t row = rect->row_lo; row <= rect->row_hi; row++) {
-                int removed = gf__cells_remove(&table->cells, gf__cell_key(rect->level, row, col), slot);
-                GF__ASSERT(removed == 0);
-                (void)removed;
-            }
-    if (--table->level_fences[rect->level] == 0) {
-        table->level_mask &= ~(1u << rect->level);
+static void gf__index_erase(gf_table *table, uint32_t slot, const gf__box *box) {
+    uint32_t level = gf__level_for(box);
+    if (gf__box_fits(box, level)) gf__cells_remove(&table->cells, box, level, slot);
+    else gf__oversize_remove(&table->cells, slot);
+    if (--table->level_fences[level] == 0) {
+        table->level_mask &= ~(1u << level);
         gf__update_levels(table);
     }
-}
-
-/* The cells of a circle of this centre and radius. */
-static gf__cell_rect gf__fence_rect(gf_point centre, uint32_t radius_mm) {
-    gf__box box = gf__fence_box(centre, radius_mm);
-    return gf__rect_of(&box, gf__level_for(&box));
 }
 
 static void gf__set_fence(gf_table *table, uint32_t slot, gf_point centre, uint32_t radius_mm) {
@@ -208,13 +186,13 @@ gf_status gf_fence_add(gf_table *table, gf_point centre, uint32_t radius_mm, gf_
     gf_status status = gf__check_fence(centre, radius_mm);
     if (status != GF_OK) return status;
     if (table->count >= table->capacity) return GF_ERR_CAPACITY;
-    gf__cell_rect rect = gf__fence_rect(centre, radius_mm);
+    gf__box box = gf__fence_box(centre, radius_mm);
     if (gf__reserve_slot(table) != 0) return GF_ERR_NOMEM;
-    if (gf__cells_reserve(&table->cells, &rect, &table->bytes) != 0) return GF_ERR_NOMEM;
+    if (gf__index_reserve(table, &box) != 0) return GF_ERR_NOMEM;
 
     uint32_t slot = gf__take_slot(table);
     gf__set_fence(table, slot, centre, radius_mm);
-    gf__index_insert(table, slot, &rect);
+    gf__index_insert(table, slot, &box);
     table->count++;
     table->epoch++;
     *out = gf__handle_of(slot, table->generations[slot]);
@@ -225,8 +203,8 @@ gf_status gf_fence_remove(gf_table *table, gf_handle handle) {
     if (table == NULL) return GF_ERR_NULL;
     uint32_t slot = gf__live_slot(table, handle);
     if (slot == GF__NIL) return GF_ERR_HANDLE;
-    gf__cell_rect rect = gf__slot_rect(table, slot);
-    gf__index_erase(table, slot, &rect);
+    gf__box box = gf__slot_box(table, slot);
+    gf__index_erase(table, slot, &box);
     if (table->fences[slot].radius_mm == GF__SHAPE_RADIUS) {
         table->bytes -= table->shapes[slot]->bytes;
         gf__shape_free(table->shapes[slot]);
@@ -245,14 +223,13 @@ gf_status gf_fence_move(gf_table *table, gf_handle handle, gf_point centre, uint
     if (table->fences[slot].radius_mm == GF__SHAPE_RADIUS) return GF_ERR_KIND;
     gf_status status = gf__check_fence(centre, radius_mm);
     if (status != GF_OK) return status;
-    gf__cell_rect new_rect = gf__fence_rect(centre, radius_mm);
-    if (gf__cells_reserve(&table->cells, &new_rect, &table->bytes) != 0) return GF_ERR_NOMEM;
+    gf__box new_box = gf__fence_box(centre, radius_mm);
+    if (gf__index_reserve(table, &new_box) != 0) return GF_ERR_NOMEM;
 
-    gf__fence *fence = &table->fences[slot];
-    gf__cell_rect old_rect = gf__fence_rect(table->centres[slot], fence->radius_mm);
-    gf__index_erase(table, slot, &old_rect);
+    gf__box old_box = gf__slot_box(table, slot);
+    gf__index_erase(table, slot, &old_box);
     gf__set_fence(table, slot, centre, radius_mm);
-    gf__index_insert(table, slot, &new_rect);
+    gf__index_insert(table, slot, &new_box);
     table->epoch++;
     return GF_OK;
 }
@@ -330,14 +307,13 @@ gf_status gf__polygon_arguments(const gf_point *vertices, const uint32_t *ring_e
 
 /* Adds a built shape: reserves everything first, so that a failure leaves the table as it was (and frees it). */
 static gf_status gf__add_shape(gf_table *table, gf__shape *shape, size_t shape_bytes, gf_handle *out) {
-    gf__cell_rect rect = gf__rect_of(&shape->box, gf__level_for(&shape->box));
     int reserved = gf__reserve_slot(table) == 0;
     if (reserved && table->shapes == NULL) {  /* the table's first shape: slots_cap >= 1 after the reserve */
         table->shapes = calloc(table->slots_cap, sizeof *table->shapes);
         reserved = table->shapes != NULL;
         if (reserved) table->bytes += table->slots_cap * sizeof *table->shapes;
     }
-    if (!reserved || gf__cells_reserve(&table->cells, &rect, &table->bytes) != 0) {
+    if (!reserved || gf__index_reserve(table, &shape->box) != 0) {
         gf__shape_free(shape);
         return GF_ERR_NOMEM;
     }
@@ -349,7 +325,7 @@ static gf_status gf__add_shape(gf_table *table, gf__shape *shape, size_t shape_b
     table->centres[slot].lon = 0;
     table->shapes[slot] = shape;
     table->bytes += shape_bytes;
-    gf__index_insert(table, slot, &rect);
+    gf__index_insert(table, slot, &shape->box);
     table->count++;
     table->epoch++;
     *out = gf__handle_of(slot, table->generations[slot]);
@@ -387,17 +363,14 @@ gf_status gf_corridor_add(gf_table *table, const gf_point *path, uint32_t count,
 
 /* ---- Invariant checker ---- */
 
-/* Occurrences of the fence in cell key (0 when the cell does not exist); -1 when one of them carries data that is
- * not the fence's. */
-static int64_t gf__occurrences(const gf__cells *cells, uint64_t key, const gf__entry *expected) {
-    const gf__cell *cell = gf__cells_find(cells, key);
-    int64_t n = 0;
-    if (cell == NULL) return 0;
-    const gf__entry *block = &cells->arena[cell->offset];
-    for (uint32_t i = 0; i < gf__cell_count(cell); i++) {
-        if (block[i].slot != expected->slot) continue;
-        if (memcmp(&block[i], expected, sizeof *expected) != 0) return -1;
+/* Entries a lookup of the word's cell finds with exactly this word (key and slot). */
+static uint32_t gf__occurrences(const gf__cells *cells, uint64_t word, const gf__window_box *box, int *same_box) {
+    uint32_t n = 0;
+    gf__cell_run run = gf__cell_run_start(cells, word >> 24);
+    for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
+        if (cells->slots[i].word != word) continue;
         n++;
+        *same_box = memcmp(&cells->slots[i].box, box, sizeof *box) == 0;
     }
     return n;
 }
@@ -406,7 +379,7 @@ gf_status gf_table_verify(const gf_table *table) {
     if (table == NULL) return GF_ERR_NULL;
     const gf__cells *cells = &table->cells;
     uint32_t live = 0;
-    uint64_t expected_entries = 0;
+    uint64_t expected_entries = 0, expected_oversize = 0;
     uint32_t level_fences[GF__LEVEL_MAX + 1] = {0};
 
     for (uint32_t slot = 0; slot < table->slots_used; slot++) {
@@ -422,14 +395,24 @@ gf_status gf_table_verify(const gf_table *table) {
             gf__ecef e = gf__ecef_of(table->centres[slot]);
             if (fence->x != e.x || fence->y != e.y || fence->z != e.z) return GF_ERR_CORRUPT;
         }
-        gf__entry entry = gf__entry_of(slot, gf__slot_box(table, slot));
-        gf__cell_rect rect = gf__slot_rect(table, slot);
-        level_fences[rect.level]++;
-        expected_entries += gf__rect_cells(&rect);
-        for (uint32_t s = 0; s < rect.segments; s++)
-            for (uint32_t col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
-                for (uint32_t row = rect.row_lo; row <= rect.row_hi; row++)
-                    if (gf__occurrences(cells, gf__cell_key(rect.level, row, col), &entry) != 1) return GF_ERR_CORRUPT;
+        gf__box box = gf__slot_box(table, slot);
+        uint32_t level = gf__level_for(&box);
+        level_fences[level]++;
+        if (gf__box_fits(&box, level)) {
+            gf__window_box window;
+            uint64_t word = (gf__entry_of(&box, level, &window) << 24) | slot;
+            int same_box = 0;
+            if (gf__occurrences(cells, word, &window, &same_box) != 1 || !same_box) return GF_ERR_CORRUPT;
+            if (!gf__filter_maybe(cells, word >> 24)) return GF_ERR_CORRUPT;
+            expected_entries++;
+        } else {
+            gf__wide_entry wide = gf__wide_entry_of(&box, slot);
+            uint32_t found = 0;
+            for (uint32_t i = 0; i < cells->oversize_count; i++)
+                found += memcmp(&cells->oversize[i], &wide, sizeof wide) == 0;
+            if (found != 1) return GF_ERR_CORRUPT;
+            expected_oversize++;
+        }
     }
     if (live != table->count || live + table->free_count != table->slots_used) return GF_ERR_CORRUPT;
     /* The free list holds exactly the free slots: free_count links, each to a free slot, then the end. */
@@ -448,25 +431,27 @@ gf_status gf_table_verify(const gf_table *table) {
     }
     if (listed != table->level_count) return GF_ERR_CORRUPT;
 
-    /* Every cell is reachable, non-empty, inside the arena, and holds only live fences; the total matches the
-     * fences' rects (so, with the check above, no cell holds an entry it should not). */
-    uint64_t entries = 0, used = 0;
-    for (uint64_t i = 0; i < cells->size; i++) {
-        const gf__cell *cell = &cells->slots[i];
-        if (cell->key == 0) continue;
+    /* Every entry names a live fence of its level; the totals match the fences' (so, with the checks above, nothing
+     * is indexed that should not be). The oversize list is in ascending slot order. */
+    uint64_t used = 0;
+    for (uint32_t i = 0; i < cells->size; i++) {
+        const gf__entry *entry = &cells->slots[i];
+        if (entry->word == GF__EMPTY) continue;
         used++;
-        uint32_t count = gf__cell_count(cell);
-        if (gf__cells_find(cells, cell->key) != cell || count == 0 || count > (1u << gf__cell_class(cell)))
+        uint32_t previous = i == 0 ? cells->size - 1 : i - 1;
+        uint32_t displacement = gf__displacement(cells, i);
+        if (cells->slots[previous].word == GF__EMPTY ? displacement != 0
+                                                      : displacement > gf__displacement(cells, previous) + 1)
             return GF_ERR_CORRUPT;
-        if (!gf__filter_maybe(cells, cell->key)) return GF_ERR_CORRUPT;
-        if ((uint64_t)cell->offset + (1u << gf__cell_class(cell)) > cells->arena_top) return GF_ERR_CORRUPT;
-        for (uint32_t e = 0; e < count; e++) {
-            uint32_t fence = cells->arena[cell->offset + e].slot;
-            if (fence >= table->slots_used || table->fences[fence].radius_mm == 0) return GF_ERR_CORRUPT;
-            if (e > 0 && cells->arena[cell->offset + e - 1].slot >= fence) return GF_ERR_CORRUPT;
-        }
-        entries += count;
+        uint32_t fence = gf__entry_slot(entry);
+        if (fence >= table->slots_used || table->fences[fence].radius_mm == 0) return GF_ERR_CORRUPT;
     }
-    if (used != cells->used || entries != cells->live || entries != expected_entries) return GF_ERR_CORRUPT;
+    for (uint32_t i = 0; i < cells->oversize_count; i++) {
+        uint32_t fence = cells->oversize[i].slot;
+        if (fence >= table->slots_used || table->fences[fence].radius_mm == 0) return GF_ERR_CORRUPT;
+        if (i > 0 && cells->oversize[i - 1].slot >= fence) return GF_ERR_CORRUPT;
+    }
+    if (used != cells->used || used != expected_entries || cells->oversize_count != expected_oversize)
+        return GF_ERR_CORRUPT;
     return GF_OK;
 }

@@ -282,45 +282,47 @@ gf_status gf_corridor_add(gf_table *table, const gf_point *path, uint32_t count,
  *   hits, capacity: a caller-provided buffer of capacity entries (hits may be NULL when capacity is 0).
  *   count: set to the number of matching fences, which may exceed capacity.
  * Each matching fence appears once. The order is deterministic for a given sequence of table operations (the same on
- * every architecture): index level by level, cell by cell, and within a cell by the fences' internal slots (the
- * order they were added in, until removals free slots for reuse); nothing else is promised.
+ * every architecture): index level by level, and within a level by the fences' internal slots (the order they were
+ * added in, until removals free slots for reuse); nothing else is promised.
  * Returns GF_OK, GF_ERR_TRUNCATED when *count > capacity (the buffer holds capacity of the hits), GF_ERR_NULL,
  * GF_ERR_LATITUDE / GF_ERR_LONGITUDE (fix out of range), GF_ERR_MARGIN (margin_mm > GF_MARGIN_MAX_MM); on those
  * errors *count is 0 when count is not NULL.
- * Cost: one lookup per occupied index level (most lookups of empty cells end at a filter bit) and a box compare per
- * fence in the probed cells; the distance test only for fences whose box overlaps the fix's. A margin much larger
- * than the fences near the fix probes more cells (about (2 * margin / cell size + 1)^2 per level), at most one pass
- * over the index's hash slots per level. */
+ * Cost: four cell lookups per occupied index level (2 x 2 around the fix; most lookups of empty cells end at a filter
+ * bit) and a box compare per fence in the probed cells; the distance test only for fences whose box overlaps the
+ * fix's. A margin much larger than the fences near the fix probes more cells (about (2 * margin / cell size + 2)^2
+ * per level), at most one pass over the index's hash slots per level. */
 gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
                    gf_hit *hits, size_t capacity, size_t *count);
 
 /* ---- Tracking one vehicle (integer only, allocation-free) ------------------------------------------------------ */
 
-/* What gf_query_tracked remembers between the fixes of one vehicle: an area around the last fix and the index
- * entries whose fence box meets it, so that a fix in the same area (most fixes of a drive) skips the hash lookups
- * and tests only those fences. The area is 2 x 2 cells of the finest occupied index level (182 m or more on a side)
- * when at most GF_CURSOR_CANDIDATES fences meet it; else the one finest cell, with its entries or, when more than
- * GF_CURSOR_CANDIDATES meet even that, the cells themselves. Opaque storage,
- * owned by the caller (on the stack, in a struct: anywhere); no allocation, nothing to free.
+/* What gf_query_tracked remembers between the fixes of one vehicle: an area around the last fix and the fences
+ * whose index box meets it, with those boxes, so that a fix in the same area (most fixes of a drive) skips the hash
+ * lookups and tests only those fences. The area is 4 x 4 cells of the finest occupied index level (364 m or more on
+ * a side) when at most GF_CURSOR_CANDIDATES fences meet it; else 2 x 2 or one such cell, or, when more than
+ * GF_CURSOR_CANDIDATES meet even that, the one cell with no fences remembered (fixes there search the index). Opaque
+ * storage, owned by the caller (on the stack, in a struct: anywhere); no allocation, nothing to free.
  * A cursor belongs to one table at a time: any add, remove or move on that table makes it forget (checked on each
  * query), and it notices being used with another table, except with a new table created at the address of a
  * destroyed one: call gf_cursor_reset before using a cursor with a different table. Not shared between threads
  * (each thread or vehicle has its own; the table may be shared as gf_query allows). */
-/* Most index entries a cursor remembers individually (more: it scans its cells' entries). */
-#define GF_CURSOR_CANDIDATES 16
+/* Most fences a cursor remembers (more: fixes in its area search the index). Enough for a 4 x 4 area among a city's
+ * densely placed stops, where a smaller cursor overflows and a drive pays the index's lookups at every fix; a cursor
+ * is then about 1.3 KB. */
+#define GF_CURSOR_CANDIDATES 64
 
 typedef struct gf_cursor {
     /* Private: read and written only by the library. */
     const struct gf_table *table_;  /* the table it remembers, or NULL */
     uint64_t epoch_;                /* that table's epoch (changed by every add, remove, move) */
-    uint32_t lat_lo_, lat_hi_;      /* the area (grid offsets): 2 x 2 cells of the finest occupied level, or */
-    uint32_t u_lo_, u_hi_;          /*   one such cell */
+    uint32_t lat_lo_, lat_hi_;      /* the area (grid offsets): 4 x 4, 2 x 2 or 1 cell of the finest level */
+    uint32_t u_lo_, u_hi_;
     uint32_t margin_mm_;            /* the margin the reaches below are for; UINT32_MAX: none */
     uint32_t lat_reach_, lon_reach_; /* a query box's half-extents (e7) for that margin, the largest in the area */
-    uint32_t slot_[8];              /* one cell: the hash slots of the occupied cells holding it, in query order */
-    uint32_t slots_;                /* how many (0 for 2 x 2 cells); UINT32_MAX when the cursor remembers nothing */
-    uint32_t candidates_;           /* how many of candidate_ hold; UINT32_MAX: too many, scan slot_'s cells */
-    uint32_t candidate_[GF_CURSOR_CANDIDATES];  /* the index entries whose box meets the area, in query order */
+    uint32_t area_;                 /* 0 when it remembers an area; UINT32_MAX when nothing */
+    uint32_t candidates_;           /* how many of candidate_ hold; UINT32_MAX: too many, search the index */
+    uint32_t candidate_[GF_CURSOR_CANDIDATES];  /* level index << 24 | fence slot, in query order */
+    uint32_t box_[GF_CURSOR_CANDIDATES][4];     /* their boxes: lat_lo, lat_hi, u_lo, u_span (grid offsets) */
 } gf_cursor;
 
 /* Makes a cursor remember nothing (also what zero-filled storage means). */
