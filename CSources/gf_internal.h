@@ -192,8 +192,8 @@ _Static_assert((GF__LAT_SPAN_E7 >> (GF__LEVEL_MIN + GF__CELL_EXTRA)) < (1 << 18)
  *
  * One open-addressing hash table (linear probing in home order, "Robin Hood": along a run of occupied slots the
  * entries' home slots never decrease, so a lookup stops at the first entry whose home lies past its own; any size,
- * load <= 0.7, backward-shift deletion so there are no tombstones) whose slots ARE the index entries: one 16-byte entry per fence (oversize ones aside), four to a cache
- * line. An entry holds its cell's key, the fence's slot and the fence's box relative to the cell's window, so a query
+ * load <= 0.7, backward-shift deletion so there are no tombstones) whose slots ARE the index entries: one 16-byte
+ * entry per fence (oversize ones aside), four to a cache line. An entry holds its cell's key, the fence's slot and the fence's box relative to the cell's window, so a query
  * reads a cell's fences where the hash leads it, with no second array. The entries of one cell all hash to the same
  * home slot and so sit together in one probe run (with, possibly, entries of other keys of that home): a cell is read
  * by walking from its home slot past entries of earlier homes, and taking those of its home with its key
