@@ -326,14 +326,19 @@ enum StoreSQL {
     /// The same parameters as `updateRegionDefinition`; a new region's state is unknown.
     static let insertRegion = SQLStatement(
         name: "insert region",
-        text: """
+        text: insertRegionColumns + """
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, 'unknown', 'unknown',
+                NULL, 0)
+            """)
+    /// The columns `insertRegion` and `upsertRegionBatch` write (the 17 definition parameters, then the state), with
+    /// the line's end.
+    private static let insertRegionColumns = """
             INSERT INTO regions (identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit,
                 dwell_time, hysteresis, source_datum, approach_seconds, approach_distance, shape, geometry,
                 speed_limit_kmh, speed_tolerance_kmh, speed_duration_s, schedule, state, known_state, inside_since,
                 dwell_reported)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, 'unknown', 'unknown',
-                NULL, 0)
-            """)
+
+            """
     /// `insertRegion`, or, for an identifier stored already, `updateRegionDefinition`: one statement per region of
     /// an import (the state columns of a stored region are left as they are).
     static let upsertRegion = SQLStatement(name: "upsert region", text: insertRegion.text + upsertConflictClause)
@@ -352,11 +357,7 @@ enum StoreSQL {
     /// `insertRegion`'s. Rows run in order, so a later duplicate replaces an earlier one as with `upsertRegion`.
     static let upsertRegionBatch = SQLStatement(
         name: "upsert regions (batch)",
-        text: """
-            INSERT INTO regions (identifier, latitude, longitude, radius, notify_on_entry, notify_on_exit,
-                dwell_time, hysteresis, source_datum, approach_seconds, approach_distance, shape, geometry,
-                speed_limit_kmh, speed_tolerance_kmh, speed_duration_s, schedule, state, known_state, inside_since,
-                dwell_reported)
+        text: insertRegionColumns + """
             VALUES \(parameterRows(batchRows, width: regionDefinitionParameters, then: "'unknown', 'unknown', NULL, 0"))
             """ + upsertConflictClause)
 
