@@ -299,9 +299,7 @@ final class Daemon: Sendable {
         var chunk: [(region: Region, state: RegionStateRecord)] = []
         chunk.reserveCapacity(Self.restoreChunk)
         func flush() {
-            for refused in monitor.restoreMonitoring(chunk) {
-                RefusalReport.report(refused.region, refused.error, command: "run", format: options.format)
-            }
+            reportRefused(monitor.restoreMonitoring(chunk))
             chunk.removeAll(keepingCapacity: true)
         }
         try store.forEachRegion { entry in
@@ -311,11 +309,10 @@ final class Daemon: Sendable {
         flush()
     }
 
-    private func restore(_ entry: StoredRegion, into monitor: RegionMonitor) {
-        do {
-            try monitor.restoreMonitoring(for: entry.region, state: entry.stateRecord)
-        } catch {
-            RefusalReport.report(entry.region, error, command: "run", format: options.format)
+    /// Reports each region the monitor refused to restore (`RefusalReport`: standard error, and the JSON Lines stream).
+    private func reportRefused(_ refused: [(region: Region, error: RegionMonitorError)]) {
+        for entry in refused {
+            RefusalReport.report(entry.region, entry.error, command: "run", format: options.format)
         }
     }
 
@@ -335,7 +332,7 @@ final class Daemon: Sendable {
     /// Makes the changes of `plan` (read against this monitor, as it still is) in the monitor.
     private func apply(_ plan: ReloadPlan, to monitor: RegionMonitor) {
         for identifier in plan.removed { monitor.stopMonitoring(identifier: identifier) }
-        for entry in plan.changed { restore(entry, into: monitor) }
+        reportRefused(monitor.restoreMonitoring(plan.changed.lazy.map { (region: $0.region, state: $0.stateRecord) }))
         Console.error("geofence run: reloaded \(plan.storedCount) regions (\(plan.changed.count) new or changed, "
             + "\(plan.removed.count) removed)")
     }
