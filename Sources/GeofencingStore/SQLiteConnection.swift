@@ -193,13 +193,9 @@ final class SQLiteConnection {
     func withStatement<R>(
         _ sql: SQLStatement, _ body: (Statement) throws(StoreError) -> R
     ) throws(StoreError) -> R {
-        let handle = try prepared(sql)
-        defer {
-            // reset repeats the error of a failed step, which was reported already.
-            _ = call("sqlite3_reset", sql.name, cleanup: true) { sqlite3_reset(handle) }
-            _ = call("sqlite3_clear_bindings", sql.name, cleanup: true) { sqlite3_clear_bindings(handle) }
-        }
-        return try body(Statement(connection: self, handle: handle, sql: sql))
+        let statement = Statement(connection: self, handle: try prepared(sql), sql: sql)
+        defer { statement.reset() }
+        return try body(statement)
     }
 
     /// Runs a statement that returns no rows (or whose rows are not needed) to completion.
