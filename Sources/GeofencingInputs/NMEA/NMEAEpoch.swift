@@ -44,16 +44,19 @@ struct NMEAEpoch {
         reported = merged
     }
 
+    /// Where the epoch's sentences left the position, reported or not: gpsd's state when the next epoch begins.
+    var finalCoordinate: Coordinate? { merged.coordinate }
+
     /// The observation at `time`: a fix with everything the sentences up to gpsd's last report gave (and the epoch's
-    /// GST), or no fix.
-    func observation(at time: Date) -> Observation {
+    /// GST), or no fix. A fix whose sentences gave no speed gets the one gpsd derives (`NMEADerivedSpeed`).
+    func observation(at time: Date, derivedSpeed: NMEADerivedSpeed) -> Observation {
         guard let reported, let coordinate = reported.coordinate else { return .noFix(time) }
         // A GST reaches the daemon as a report of its own, paired with the TPV of its time wherever it comes in the
         // epoch, so the whole epoch's GST counts.
         let accuracy = merged.measuredAccuracy ?? reported.hdopAccuracy
         return .fix(Fix(
             coordinate: coordinate, timestamp: time, horizontalAccuracy: accuracy,
-            speed: reported.speed, course: reported.course, altitude: reported.altitude))
+            speed: reported.speed ?? derivedSpeed.speed(at: coordinate, time: time), course: reported.course, altitude: reported.altitude))
     }
 
     /// The merged content of some of the epoch's sentences.

@@ -22,7 +22,8 @@ import GeofencingEvents
 ///   observation (counted in `statistics.epochsWithoutReport`), so the replay of a log gives what the daemon
 ///   gives live. The observation is a fix when any reported sentence gives a valid position (RMC/GLL status A,
 ///   GGA quality above 0, GNS mode other than N), otherwise no fix. Position, speed, course and altitude come from
-///   the last reported sentence that has them, as in gpsd. `horizontalAccuracy` is the 95 % radius from GST's
+///   the last reported sentence that has them, as in gpsd; a fix without a speed gets the one gpsd derives from the
+///   previous fix (`NMEADerivedSpeed`). `horizontalAccuracy` is the 95 % radius from GST's
 ///   latitude and longitude sigmas when the epoch has a GST, else gpsd's `eph`: HDOP × 19 m (4.75 m for DGPS
 ///   fixes) with the latest HDOP known at the epoch's first sentence with a valid position, else nil: the model
 ///   `HorizontalAccuracyEstimate` describes, which `GPSDSource` follows too. An epoch is complete when a sentence
@@ -55,6 +56,8 @@ public struct NMEAReader: Sendable {
     private let referenceDay: Int
     /// The latest HDOP of any sentence (GGA, GNS, GSA), across epochs as in gpsd.
     private var hdopInForce: Double?
+    /// The previous fix gpsd derives a missing speed from.
+    private var derivedSpeed = NMEADerivedSpeed()
 
     public init(source: String = "NMEA", configuration: NMEAReaderConfiguration = NMEAReaderConfiguration()) {
         self.source = source
@@ -186,6 +189,7 @@ public struct NMEAReader: Sendable {
         guard let first = held.first else { return }
         dating.anchor(atDay: referenceDay, timeOfDay: first.timeOfDay)
         datedFromReference = true
+        derivedSpeed.forget()
         let epochs = held
         held.removeAll()
         for epoch in epochs {
@@ -194,11 +198,22 @@ public struct NMEAReader: Sendable {
     }
 
     private mutating func emit(_ epoch: NMEAEpoch, day: Int, into output: inout [Observation]) {
+        let time = CivilCalendar.date(day: day, nanosecondsIntoDay: epoch.timeOfDay)
+        // gpsd times the epochs the log dates, reported or not, and derives speeds from them; not those the
+        // reader dates by its reference day. An epoch that said nothing of a fix (only GST, ZDA or VTG) leaves
+        // the previous fix as it was.
+        defer {
+            if datedFromReference {
+                derivedSpeed.forget()
+            } else if epoch.saysFixStatus {
+                derivedSpeed.epochEnded(at: time, finalCoordinate: epoch.finalCoordinate)
+            }
+        }
         guard epoch.reportsFixStatus else {
             if epoch.saysFixStatus { statistics.epochsWithoutReport += 1 }
             return
         }
-        let observation = epoch.observation(at: CivilCalendar.date(day: day, nanosecondsIntoDay: epoch.timeOfDay))
+        let observation = epoch.observation(at: time, derivedSpeed: derivedSpeed)
         if observation.fix != nil { statistics.fixes += 1 } else { statistics.noFixes += 1 }
         if datedFromReference { statistics.referenceDatedObservations += 1 }
         if CivilCalendar.isLeapSecond(nanosecondsIntoDay: epoch.timeOfDay) { statistics.leapSecondObservations += 1 }
