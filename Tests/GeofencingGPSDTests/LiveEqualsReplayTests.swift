@@ -22,7 +22,8 @@ import Testing
 /// (`exceptions`), whose cause it checks instead; a long log plays at `longLogCycle`. The full set has
 /// bundg_zeus_9.log, an instrument bus that relays GLL and RMC a second after the GGA of their position and sends
 /// DBT: gpsd reports it at nearly every sentence without a time and drops what only a GLC follows, which the reader
-/// reproduces (`NMEACycleEnd`).
+/// reproduces (`NMEACycleEnd`), and 20160815.nmea, a boat whose compass (HDG) gives the course of the fixes that gpsd
+/// reports before their RMC, corrected by gpsd's magnetic variation grid (`MagneticVariation`).
 @Suite(.enabled(if: TestEnvironment.canRunGPSFake && GeofenceExecutable.isBuilt,
                 "needs gpsfake, the shared data and the geofence executable"))
 struct LiveEqualsReplayTests {
@@ -33,16 +34,6 @@ struct LiveEqualsReplayTests {
         "plaka.log": Exception(
             reason: "GLL only and a ZDA without a date: gpsd reports no time, so the daemon gets no observation",
             holds: { lines in !lines.contains { sentence($0, is: "RMC") || zdaDate(of: $0) != nil } }),
-        // 199 of 200 events identical. At 12:09:46 gpsd's last report of the second comes before its RMC and VTG,
-        // so the receiver gave no speed or course for it: gpsd derives the speed from the previous fix, as the
-        // replay does (`NMEADerivedSpeed`), and takes the boat's compass heading (HDG) as the course, corrected by
-        // the magnetic variation of gpsd's built-in grid (69.5°), which the replay has no copy of. With a course
-        // the crossing time follows a curve, without one a straight line: the one event after it differs by 35 ms.
-        "20160815.nmea": Exception(
-            reason: "one fix whose course gpsd takes from a compass heading (HDG) and its own magnetic variation "
-                + "grid (its report precedes the epoch's RMC and VTG); the replay has none there: 1 of 200 events "
-                + "differs, by 35 ms",
-            holds: { lines in lines.contains { sentence($0, is: "HDG") } && fixesWithoutCourse(lines) > 0 }),
     ]
 
     /// Logs that are compared but whose fences give no events, with the reason; the others must give some.
@@ -197,14 +188,6 @@ struct LiveEqualsReplayTests {
         let fields = line.split(separator: ",", omittingEmptySubsequences: false)
         guard fields.count > 4, !fields[2].isEmpty, !fields[3].isEmpty, !fields[4].isEmpty else { return nil }
         return fields[2...4].joined(separator: ",")
-    }
-
-    /// The replay's fixes with a speed but no course: epochs whose last report to gpsd's clients came before any
-    /// sentence with a course (their speed is the one gpsd derives from the previous fix).
-    static func fixesWithoutCourse(_ lines: [String]) -> Int {
-        let data = Data(lines.map { $0 + "\r\n" }.joined().utf8)
-        return NMEAReader.read(data: data).observations.compactMap(\.fix).dropFirst()
-            .filter { $0.speed != nil && $0.course == nil }.count
     }
 
     /// RMC and ZDA dates before 2017 moved 16 years forward (see the suite's comment).

@@ -32,6 +32,8 @@ struct GPSDecodeAgreementTests {
             #expect(comparison.matched + comparison.differences.values.reduce(0, +) > 0, "\(comparison.log)")
             #expect(comparison.ephDiffering == 0,
                     "\(comparison.log): eph \(comparison.ephExamples.joined(separator: "; "))")
+            #expect(comparison.motionDiffering == 0,
+                    "\(comparison.log): course/speed \(comparison.motionExamples.joined(separator: "; "))")
         }
     }
 
@@ -56,13 +58,15 @@ struct GPSDecodeAgreementTests {
         let categories = GPSDecodeDifference.allCases
         var lines = [
             "| log | gpsdecode TPVs | gpsdecode fixes / no-fix | our fixes / no-fix | agree | times +1024 wk | eph agree / differ | "
+                + "course, speed agree / differ | "
                 + categories.map(\.rawValue).joined(separator: " | ") + " |",
-            "|" + String(repeating: " --- |", count: 7 + categories.count),
+            "|" + String(repeating: " --- |", count: 8 + categories.count),
         ]
         for c in comparisons {
             let counts = categories.map { String(c.differences[$0] ?? 0) }
             lines.append("| \(c.log) | \(c.gpsdTPVs) | \(c.gpsdFixes) / \(c.gpsdNoFixes) | \(c.ourFixes) / \(c.ourNoFixes) | "
-                + "\(c.matched) | \(c.weekRolloverShifted) | \(c.ephAgreeing) / \(c.ephDiffering) | " + counts.joined(separator: " | ") + " |")
+                + "\(c.matched) | \(c.weekRolloverShifted) | \(c.ephAgreeing) / \(c.ephDiffering) | "
+                + "\(c.motionAgreeing) / \(c.motionDiffering) | " + counts.joined(separator: " | ") + " |")
         }
         lines.append("")
         lines += categories.map { "- \($0.rawValue): \($0.explanation)" }

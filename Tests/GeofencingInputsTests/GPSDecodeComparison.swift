@@ -72,6 +72,11 @@ struct GPSDecodeComparison: Sendable {
     var ephAgreeing = 0
     var ephDiffering = 0
     var ephExamples: [String] = []
+    /// Agreeing fix epochs whose course and speed are gpsd's (to its printed 1e-4° and mm/s; none where gpsd has
+    /// none), and those where either is not, with the first few as examples.
+    var motionAgreeing = 0
+    var motionDiffering = 0
+    var motionExamples: [String] = []
 
     static let tolerance = 1e-7
 
@@ -123,6 +128,7 @@ struct GPSDecodeComparison: Sendable {
                 if Self.agree(ours, tpv) {
                     matched += 1
                     if tpv.mode >= 2, let ours = hdopAccuracyByTime[key] { compareEPH(tpv, ours) }
+                    if tpv.mode >= 2, let fix = ours.fix { compareMotion(tpv, fix) }
                 } else if ours.fix != nil, tpv.mode >= 2,
                           let epoch = epochByTimeOfDay[Self.timeOfDay(key)],
                           let position = epoch.positionAtLastCycleEnd, Self.samePosition(position, tpv) {
@@ -173,6 +179,27 @@ struct GPSDecodeComparison: Sendable {
                 ephExamples.append("\(tpv.time ?? "?"): gpsd eph \(tpv.eph.map { "\($0)" } ?? "none"), "
                     + "ours \(ours.map { "\($0)" } ?? "none")")
             }
+        }
+    }
+
+    /// Course to gpsd's printed 1e-4° and speed to its millimetre per second, both as libgps reads them back.
+    private mutating func compareMotion(_ tpv: GPSDecodeTPV, _ fix: Fix) {
+        func same(_ gpsd: Double?, _ ours: Double?, within tolerance: Double) -> Bool {
+            switch (gpsd, ours) {
+            case (nil, nil): true
+            case (let gpsd?, let ours?): abs(gpsd - ours) <= tolerance
+            default: false
+            }
+        }
+        if same(tpv.track, fix.course, within: 0.000_05 + 1e-9) && same(tpv.speed, fix.speed, within: 0.000_5 + 1e-9) {
+            motionAgreeing += 1
+            return
+        }
+        motionDiffering += 1
+        if motionExamples.count < 5 {
+            motionExamples.append("\(tpv.time ?? "?"): gpsd track \(tpv.track.map { "\($0)" } ?? "none") speed "
+                + "\(tpv.speed.map { "\($0)" } ?? "none"), ours \(fix.course.map { "\($0)" } ?? "none") "
+                + "\(fix.speed.map { "\($0)" } ?? "none")")
         }
     }
 

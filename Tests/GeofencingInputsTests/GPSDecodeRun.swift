@@ -9,6 +9,9 @@ struct GPSDecodeTPV: Decodable, Equatable {
     var lon: Double?
     /// gpsd's horizontal error estimate (m): HDOP × 19 m or × 4.75 m, printed to the millimetre.
     var eph: Double?
+    /// Course over ground (degrees true, printed to 1e-4°) and speed (m/s, to the millimetre per second).
+    var track: Double?
+    var speed: Double?
 }
 
 enum GPSDecodeRun {

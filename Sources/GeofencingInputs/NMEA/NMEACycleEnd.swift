@@ -42,6 +42,8 @@ struct NMEACycleEnd: Sendable {
         /// The daemon sends a TPV to its clients: a cycle end on a sentence that gave data, or, until an ender is
         /// known, a sentence that sets the position or fix mode.
         var sendsReport: Bool
+        /// The time of day of a new cycle that the sentence starts: gpsd clears its fix before merging it.
+        var startsCycleAt: Int64? = nil
     }
 
     /// Takes the next sentence (any talker and type, checksum valid) and says what gpsd does on it.
@@ -49,7 +51,9 @@ struct NMEACycleEnd: Sendable {
         let type = sentence.type
         if type == "DBT" && sentence.fields.count >= 6 { continuation = true }
         let time = Self.registeredTime(of: sentence)
+        var startsCycleAt: Int64?
         if let time {
+            if time != lastRegisteredTime { startsCycleAt = time }
             if time != lastRegisteredTime, let ended = lastTimedType, !continuation { enders.insert(ended) }
             lastRegisteredTime = time
             lastTimedType = type
@@ -60,7 +64,7 @@ struct NMEACycleEnd: Sendable {
         let endsCycle = (time != nil || continuation) && enders.contains(type)
         enderKnown = enderKnown || !enders.isEmpty
         let sends = enderKnown ? endsCycle && Self.gpsdTakesData(from: sentence) : Self.setsPositionOrMode(sentence)
-        return Decision(endsCycle: endsCycle, sendsReport: sends)
+        return Decision(endsCycle: endsCycle, sendsReport: sends, startsCycleAt: startsCycleAt)
     }
 
     /// The time of day gpsd registers from a sentence (see the type's comment), nil when it registers none. A time

@@ -12,9 +12,8 @@ import Geofencing
 /// said, also those after its last report. The reader derives the same speed, so a replay and the daemon see the same
 /// speeds (speed limits inside zones use them).
 ///
-/// Not modelled: the course. gpsd takes a compass heading (HDG) as the course of such a fix, corrected by the
-/// magnetic variation of its own built-in grid, which a replay has no copy of; the replay then has a speed and no
-/// course for that fix.
+/// gpsd derives no course from positions; it takes a compass heading (HDG) as the course of a fix without one,
+/// which `NMEAEpoch` reproduces.
 struct NMEADerivedSpeed {
     /// The last dated epoch's fix as gpsd holds it: its time and final position; nil when that epoch had no fix or
     /// gpsd could not time it.

@@ -8,7 +8,8 @@ import Geofencing
 /// in which sentences they update first). Position, speed, course and altitude come from the last sentence that has
 /// them, as gpsd merges them: the sentences of a receiver agree, and when they do not, as on an instrument bus whose
 /// multiplexer relays sentences from different moments under the same time (the 2016 Markermeer log), no sentence
-/// type is reliably the right one, and the latest is the freshest. Accuracy follows the model of
+/// type is reliably the right one, and the latest is the freshest. A fix without a course gets the one gpsd makes
+/// from a compass heading (HDG) and the magnetic variation. Accuracy follows the model of
 /// `HorizontalAccuracyEstimate`: GST when the epoch has one, else gpsd's `eph`, fixed at the epoch's first sentence
 /// with a valid position from the HDOP in force then.
 ///
@@ -39,6 +40,14 @@ struct NMEAEpoch {
         merged.add(report, hdopInForce: hdopInForce)
     }
 
+    /// gpsd starts its cycle for this time of day within the epoch (a sentence registers the time after a ZDA of it
+    /// began the epoch): gpsd clears its fix, so the motion that untimed sentences (VTG, HDG) gave in between is
+    /// gone. The rest stays: those sentences give no position, and the date and a GST reach the daemon apart from
+    /// the fix.
+    mutating func gpsdStartsCycle() {
+        merged.clearMotion()
+    }
+
     /// gpsd sends a report (TPV) now: the observation is what the sentences merged so far say.
     mutating func markReported() {
         reported = merged
@@ -66,6 +75,8 @@ struct NMEAEpoch {
         var altitude: Double?
         var speed: Double?
         var course: Double?
+        var magneticTrack: Double?
+        var magneticVariation: Double?
         /// gpsd's `eph` for the epoch: set once, by its first sentence with a valid position once an HDOP is known.
         var hdopAccuracy: Double?
         var measuredAccuracy: Double?
@@ -85,7 +96,32 @@ struct NMEAEpoch {
             altitude = report.altitude ?? altitude
             speed = report.speed ?? speed
             course = report.course ?? course
+            magneticTrack = report.magneticTrack ?? magneticTrack
+            magneticVariation = report.magneticVariation ?? magneticVariation
             measuredAccuracy = report.measuredAccuracy ?? measuredAccuracy
+            completeCourseFromHeading()
+        }
+
+        mutating func clearMotion() {
+            speed = nil
+            course = nil
+            magneticTrack = nil
+            magneticVariation = nil
+        }
+
+        /// gpsd 3.22's error model, which runs after every sentence it merges: where the variation is unknown or at most 0.09°, it takes
+        /// its grid's at the position (`MagneticVariation`); a fix with a compass heading and no course gets the
+        /// heading minus the variation as its course, in 0..<360°. Both stay in gpsd's state for the rest of the
+        /// epoch (a course until a sentence brings its own, the variation until an RMC or HDG gives one), so the
+        /// grid is read at the epoch's first position.
+        mutating func completeCourseFromHeading() {
+            if let coordinate, abs(magneticVariation ?? 0) <= 0.09 {
+                magneticVariation = MagneticVariation.degrees(at: coordinate)
+            }
+            guard course == nil, let magneticTrack, let magneticVariation else { return }
+            var track = magneticTrack - magneticVariation
+            if track < 0 { track += 360 } else if track >= 360 { track -= 360 }
+            course = NMEASentence.courseAsGPSDReportsIt(track)
         }
     }
 }

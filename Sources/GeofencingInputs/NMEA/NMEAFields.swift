@@ -124,6 +124,12 @@ extension NMEASentence {
         Double(String(format: "%.3f", metresPerSecond)) ?? metresPerSecond
     }
 
+    /// A course in degrees as gpsd's TPV carries it (printed with 4 decimals, then read back by libgps), formatted
+    /// from the exact binary value as gpsd's printf does, for the reason of `speedAsGPSDReportsIt`.
+    static func courseAsGPSDReportsIt(_ degrees: Double) -> Double {
+        Double(String(format: "%.4f", degrees)) ?? degrees
+    }
+
     static func isDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }

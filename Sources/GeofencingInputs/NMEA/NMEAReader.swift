@@ -12,7 +12,8 @@ import GeofencingEvents
 /// ```
 ///
 /// - Sentences: RMC, GGA, GNS, GLL (position and fix status), GST and GSA (accuracy), VTG (speed and course) and ZDA (date),
-///   from the talkers in `NMEAReaderConfiguration.talkers`, with a valid checksum.
+///   from the talkers in `NMEAReaderConfiguration.talkers`, and a compass's HDG from any talker (gpsd makes the
+///   course of a fix without one from it), with a valid checksum.
 /// - Epochs: sentences with the same time of day (VTG, which has none, joins the epoch before it) form one epoch
 ///   and at most one observation, with what gpsd 3.22 reports for it: the merge of the epoch's sentences up to the
 ///   last one on which gpsd sends a TPV. gpsd learns where a receiver's cycle ends (`NMEACycleEnd` has the rule):
@@ -127,9 +128,12 @@ public struct NMEAReader: Sendable {
         case .sentence(let sentence):
             // gpsd sees every sentence, whatever the talker and whether the reader uses it; the report it sends
             // holds this sentence's content too.
-            let reported = cycleEnd.take(sentence).sendsReport
-            defer { if reported { current?.markReported() } }
-            guard configuration.talkers.contains(sentence.talker) else {
+            let decision = cycleEnd.take(sentence)
+            defer { if decision.sendsReport { current?.markReported() } }
+            // The epoch began before gpsd's cycle did (at a ZDA of its time, which registers none): what came in
+            // between belongs to gpsd's previous cycle, and gpsd clears it now.
+            if let time = decision.startsCycleAt, current?.timeOfDay == time { current?.gpsdStartsCycle() }
+            guard configuration.talkers.contains(sentence.talker) || NMEAReport.readsFromAnyTalker(sentence.type) else {
                 statistics.unsupportedSentences += 1
                 return
             }

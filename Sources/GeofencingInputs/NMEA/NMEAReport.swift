@@ -16,6 +16,11 @@ struct NMEAReport: Equatable {
     var speed: Double?
     /// Degrees clockwise from true north.
     var course: Double?
+    /// Degrees clockwise from magnetic north: a compass heading (HDG), which gpsd makes the course of a fix without
+    /// one (`NMEAEpoch`).
+    var magneticTrack: Double?
+    /// Degrees east of true north (RMC's, or what gpsd reads from HDG); gpsd ignores one of at most 0.09°.
+    var magneticVariation: Double?
     /// Horizontal dilution of precision (GGA, GNS, GSA).
     var hdop: Double?
     /// The position is differential as gpsd 3.22 counts it (GGA quality 2, RMC or GLL mode D, a GNS mode D): HDOP

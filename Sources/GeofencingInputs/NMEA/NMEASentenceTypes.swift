@@ -11,8 +11,15 @@ extension NMEAReport {
         case "GSA": try gsa(sentence)
         case "VTG": try vtg(sentence)
         case "ZDA": try zda(sentence)
+        case "HDG": hdg(sentence)
         default: nil
         }
+    }
+
+    /// Whether the reader takes the sentence type from any talker: a compass's heading (HDG) comes from the heading
+    /// sensor's own talker (HC, SD, II, ...), and gpsd takes it from every one.
+    static func readsFromAnyTalker(_ type: String) -> Bool {
+        type == "HDG"
     }
 
     /// Knots to metres per second (1 knot = 1852 m per hour).

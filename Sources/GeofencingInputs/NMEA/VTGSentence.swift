@@ -7,7 +7,7 @@ extension NMEAReport {
         report.expectsTime = false
         let unitLetters = sentence[field: 2] == "T"
         if unitLetters && sentence[field: 9] == "N" { return report }
-        report.course = try sentence.decimal(1, "course")
+        report.course = try sentence.decimal(1, "course").map(NMEASentence.courseAsGPSDReportsIt)
         let knots = try sentence.decimal(unitLetters ? 5 : 3, "speed (knots)")
         let kilometresPerHour = try sentence.decimal(unitLetters ? 7 : 4, "speed (km/h)")
         report.speed = (knots.map { $0 * metresPerSecondPerKnot } ?? kilometresPerHour.map { $0 / 3.6 })
