@@ -32,7 +32,8 @@ PYGEOMAG = "pygeomag==1.1.0"  # the version the committed grid was made with
 def declinations():
     """The grid's rows from 90 S to 90 N, each from 180 W to 180 E, in hundredths of a degree (east positive)."""
     import pygeomag
-    model = pygeomag.GeoMag(coefficients_file=os.path.join(os.path.dirname(pygeomag.__file__), "wmm", "WMM_2015.COF"))
+    coefficients = os.path.join(os.path.dirname(pygeomag.__file__), "wmm", "WMM_2015.COF")
+    model = pygeomag.GeoMag(coefficients_file=coefficients)
     rows = []
     for lat in range(-90, 91, SPAN):
         row = []

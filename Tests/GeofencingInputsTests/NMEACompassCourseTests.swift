@@ -118,9 +118,9 @@ struct NMEACompassCourseTests {
         let bodies = [Self.rmc(0, course: "100.0")] + points.enumerated().map { index, point in
             let second = index + 1
             let time = String(format: "%02d%02d%02d.00", second / 3600, (second / 60) % 60, second % 60)
-            return "GPRMC,\(time),A,\(Self.nmeaAngle(abs(point.latitude), degreeDigits: 2)),\(point.latitude < 0 ? "S" : "N"),"
-                + "\(Self.nmeaAngle(abs(point.longitude), degreeDigits: 3)),\(point.longitude < 0 ? "W" : "E"),"
-                + "4.0,100.0,150820,,,A"
+            let latitude = Self.nmeaAngle(abs(point.latitude), degreeDigits: 2) + (point.latitude < 0 ? ",S" : ",N")
+            let longitude = Self.nmeaAngle(abs(point.longitude), degreeDigits: 3) + (point.longitude < 0 ? ",W" : ",E")
+            return "GPRMC,\(time),A,\(latitude),\(longitude),4.0,100.0,150820,,,A"
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("magvar-\(UUID()).nmea")
         try NMEATestText.log(bodies).write(to: path)

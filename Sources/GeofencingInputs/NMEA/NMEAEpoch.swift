@@ -109,11 +109,11 @@ struct NMEAEpoch {
             magneticVariation = nil
         }
 
-        /// gpsd 3.22's error model, which runs after every sentence it merges: where the variation is unknown or at most 0.09°, it takes
-        /// its grid's at the position (`MagneticVariation`); a fix with a compass heading and no course gets the
-        /// heading minus the variation as its course, in 0..<360°. Both stay in gpsd's state for the rest of the
-        /// epoch (a course until a sentence brings its own, the variation until an RMC or HDG gives one), so the
-        /// grid is read at the epoch's first position.
+        /// gpsd 3.22's error model, which runs after every sentence it merges: where the variation is unknown or at
+        /// most 0.09°, it takes its grid's at the position (`MagneticVariation`); a fix with a compass heading and no
+        /// course gets the heading minus the variation as its course, in 0..<360°. Both stay in gpsd's state for the
+        /// rest of its cycle (a course until a sentence brings its own, the variation until an RMC or HDG gives
+        /// one), so the grid is read at the cycle's first position.
         mutating func completeCourseFromHeading() {
             if let coordinate, abs(magneticVariation ?? 0) <= 0.09 {
                 magneticVariation = MagneticVariation.degrees(at: coordinate)
