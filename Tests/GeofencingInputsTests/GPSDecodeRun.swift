@@ -12,6 +12,8 @@ struct GPSDecodeTPV: Decodable, Equatable {
     /// Course over ground (degrees true, printed to 1e-4°) and speed (m/s, to the millimetre per second).
     var track: Double?
     var speed: Double?
+    /// The course as magnetic: `track` plus gpsd's magnetic variation at the fix (1e-4°).
+    var magtrack: Double?
 }
 
 enum GPSDecodeRun {

@@ -125,14 +125,16 @@ struct NMEACompassCourseTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("magvar-\(UUID()).nmea")
         try NMEATestText.log(bodies).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
-        let reports = try GPSDMagneticTrackRun.reports(decoding: path.path)
+        let reports = try GPSDecodeRun.tpvReports(decoding: path.path).compactMap { report in
+            report.lat.flatMap { lat in report.lon.flatMap { lon in report.magtrack.map { (lat, lon, $0) } } }
+        }
         #expect(reports.count >= points.count - 1, "gpsd reported (nearly) every point")
         var differing: [String] = []
-        for report in reports {
-            var expected = 100 + MagneticVariation.degrees(at: Coordinate(latitude: report.lat, longitude: report.lon))
+        for (lat, lon, magtrack) in reports {
+            var expected = 100 + MagneticVariation.degrees(at: Coordinate(latitude: lat, longitude: lon))
             if expected < 0 { expected += 360 } else if expected >= 360 { expected -= 360 }
-            if abs(expected - report.magtrack) > 0.000_05 + 1e-9 {
-                differing.append("\(report.lat),\(report.lon): gpsd \(report.magtrack), ours \(expected)")
+            if abs(expected - magtrack) > 0.000_05 + 1e-9 {
+                differing.append("\(lat),\(lon): gpsd \(magtrack), ours \(expected)")
             }
         }
         print("magnetic variation grid: \(reports.count) positions compared with gpsd, \(differing.count) differ")
@@ -144,30 +146,5 @@ struct NMEACompassCourseTests {
         let whole = Int(degrees)
         let minutes = (degrees - Double(whole)) * 60
         return String(format: "%0\(degreeDigits)d%09.6f", whole, minutes)
-    }
-}
-
-/// The TPV fields of `gpsdecode -j` that show gpsd's magnetic variation.
-enum GPSDMagneticTrackRun {
-    struct Report: Decodable {
-        var lat: Double
-        var lon: Double
-        var magtrack: Double
-    }
-
-    static func reports(decoding path: String) throws -> [Report] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: GPSDecodeRun.executable)
-        process.arguments = ["-j"]
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data.split(separator: UInt8(ascii: "\n"))
-            .filter { $0.starts(with: Array(#"{"class":"TPV""#.utf8)) }
-            .compactMap { try? JSONDecoder().decode(Report.self, from: Data($0)) }
     }
 }
