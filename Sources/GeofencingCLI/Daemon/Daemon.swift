@@ -159,7 +159,7 @@ final class Daemon: Sendable {
         let monitor = try RegionMonitor(configuration: configuration)
         defer { runningMonitor.withLock { $0 = nil } }
         // In chunks as read: the monitor's own records are the only lasting copy of the regions the daemon keeps.
-        try storeCall { try restoreAll(from: store, into: monitor) }
+        try storeCall { try restoreAll(from: store, count: storedCount, into: monitor) }
         // The status goes out only through the MQTT sink; its backlog is read through a connection of its own,
         // closed before the daemon's (the defer holds `store` until then).
         if options.mqttURL != nil { statusBoard.attach(storePath: options.storePath) }
@@ -289,24 +289,14 @@ final class Daemon: Sendable {
         }
     }
 
-    /// How many stored regions go to the monitor in one `restoreMonitoring(_:)` call: a few hundred kilobytes of
-    /// regions held at a time, and the monitor's tables sized once per call rather than per region.
-    static let restoreChunk = 4096
-
-    /// Restores every stored region with its state, `restoreChunk` at a time in the store's order, reporting each
-    /// refused one.
-    private func restoreAll(from store: GeofenceStore, into monitor: RegionMonitor) throws(StoreError) {
-        var chunk: [(region: Region, state: RegionStateRecord)] = []
-        chunk.reserveCapacity(Self.restoreChunk)
-        func flush() {
-            reportRefused(monitor.restoreMonitoring(chunk))
-            chunk.removeAll(keepingCapacity: true)
-        }
-        try store.forEachRegion { entry in
-            chunk.append((entry.region, entry.stateRecord))
-            if chunk.count == Self.restoreChunk { flush() }
-        }
-        flush()
+    /// Restores every stored region with its state, in the store's order, reporting each refused one. The rows
+    /// are decoded on a thread of their own while the monitor restores the ones before them
+    /// (`StoredRegionStream`), and go to the monitor in one `restoreMonitoring(_:)` call, which sizes its tables
+    /// once for the store's count.
+    private func restoreAll(from store: GeofenceStore, count: Int, into monitor: RegionMonitor) throws(StoreError) {
+        let stream = StoredRegionStream(store: store, expectedCount: count)
+        reportRefused(monitor.restoreMonitoring(stream))
+        try stream.finish()
     }
 
     /// Reports each region the monitor refused to restore (`RefusalReport`: standard error, and the JSON Lines stream).
