@@ -11,8 +11,8 @@ import GeofencingStore
 /// `finish()`, which waits for the reading thread and throws the store's error if a row could not be read (the
 /// rows before it were handed over). The store must not be used by anyone else until `finish()` returns.
 final class StoredRegionStream: Sequence, @unchecked Sendable {
-    // @unchecked: `queue`, `readingDone`, `readError` and `abandoned` only under `condition`; `store` only on the reading
-    // thread, between `start` and the end of `finish()` (which waits for that thread to end).
+    // @unchecked: `queue`, `readingDone`, `readError` and `abandoned` only under `condition`; `store` only on the
+    // reading thread, between `init` and the end of `finish()` (which waits for that thread to end).
     typealias Element = (region: Region, state: RegionStateRecord)
 
     static let chunkSize = 4096
