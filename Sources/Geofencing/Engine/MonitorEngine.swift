@@ -131,8 +131,8 @@ struct MonitorEngine {
     /// Up to `limit` records of the regions `changed` lists, from its `start`th member on, by identifier; leaves
     /// the list as it is (`MonitorConfiguration.returnsChangedStates` false: the caller clears it once stored).
     func changedStates(from start: Int, limit: Int) -> [String: RegionStateRecord] {
-        let end = min(changed.count, start + limit)
-        guard start < end else { return [:] }
+        guard start >= 0, limit > 0, start < changed.count else { return [:] }
+        let end = start + min(limit, changed.count - start)
         var states: [String: RegionStateRecord] = [:]
         states.reserveCapacity(end - start)
         for slot in changed.slots[start..<end] where regions.isOccupied(slot) {
