@@ -198,16 +198,34 @@ public final class GeofenceStore {
     ///   `invalidArgument` for a sequence number of 0 or above Int64.max or a NaN; nothing is written then. Or a
     ///   write error, after which nothing is written either.
     public func append(_ events: [EventRecord], states: [String: RegionStateRecord] = [:]) throws(StoreError) {
+        // Checked here too, so that an event's or a record's problem is found before a gap in the numbers.
         try requireWritable()
-        guard !events.isEmpty || !states.isEmpty else { return }
         if let problem = events.lazy.compactMap(StoreRows.problem(with:)).first
             ?? states.lazy.compactMap({ StoreRows.problem(with: $0.value, identifier: $0.key) }).first
         {
             throw .invalidArgument(path: path, reason: problem)
         }
+        try append(events, stateParts: states.isEmpty ? [] : [states])
+    }
+
+    /// `append(_:states:)` with the records in parts, each read as its turn comes (a daemon's first fix over 10^6
+    /// regions: `RegionMonitor.changedStates(from:limit:)`, a few thousand at a time), all in the one transaction
+    /// of the events: every part is checked before it is written, and a problem in any part writes nothing at all.
+    /// An identifier appears in one part at most.
+    public func append(
+        _ events: [EventRecord], stateParts: some Sequence<[String: RegionStateRecord]>
+    ) throws(StoreError) {
+        try requireWritable()
+        if let problem = events.lazy.compactMap(StoreRows.problem(with:)).first {
+            throw .invalidArgument(path: path, reason: problem)
+        }
         for (previous, next) in zip(events, events.dropFirst()) where next.sequence != previous.sequence &+ 1 {
             throw .sequenceGap(path: path, expected: previous.sequence &+ 1, got: next.sequence)
         }
+        var parts = stateParts.makeIterator()
+        var firstPart = parts.next()
+        while firstPart?.isEmpty == true { firstPart = parts.next() }
+        guard !events.isEmpty || firstPart != nil else { return }
         try connection.writeTransaction { () throws(StoreError) in
             if let first = events.first, let lastEvent = events.last {
                 let last = try lastSequenceInTransaction()
@@ -224,15 +242,28 @@ public final class GeofenceStore {
                     try statement.bind(1, Int64(lastEvent.sequence))
                 }
             }
-            // In identifier order, so that the same call makes the same statements in the same order every time
-            // (and walks the identifier index in order). The keys are sorted, not the entries: a first fix's 10^6
-            // records are not copied.
-            try connection.executeBatched(
-                states.keys.sorted(), batch: StoreSQL.updateRegionStateBatch, batchRows: StoreSQL.batchRows,
-                single: StoreSQL.updateRegionState, width: StoreSQL.regionStateParameters
-            ) { (statement: Statement, identifier: String) throws(StoreError) in
-                try StoreRows.bindState(states[identifier]!, identifier: identifier, to: statement)  // one of its keys
+            var part = firstPart
+            while let states = part {
+                try updateStates(states)
+                part = parts.next()
             }
+        }
+    }
+
+    /// Stores one part of `append`'s records, inside its transaction; throws before writing any of a part with a
+    /// problem (the transaction then rolls back the parts before it).
+    private func updateStates(_ states: [String: RegionStateRecord]) throws(StoreError) {
+        if let problem = states.lazy.compactMap({ StoreRows.problem(with: $0.value, identifier: $0.key) }).first {
+            throw .invalidArgument(path: path, reason: problem)
+        }
+        // In identifier order, so that the same call makes the same statements in the same order every time
+        // (and walks the identifier index in order). The keys are sorted, not the entries: a part's records are
+        // not copied.
+        try connection.executeBatched(
+            states.keys.sorted(), batch: StoreSQL.updateRegionStateBatch, batchRows: StoreSQL.batchRows,
+            single: StoreSQL.updateRegionState, width: StoreSQL.regionStateParameters
+        ) { (statement: Statement, identifier: String) throws(StoreError) in
+            try StoreRows.bindState(states[identifier]!, identifier: identifier, to: statement)  // one of its keys
         }
     }
 

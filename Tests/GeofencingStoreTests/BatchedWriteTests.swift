@@ -63,6 +63,30 @@ struct BatchedWriteTests {
         for entry in stored { #expect(entry.stateRecord == states[entry.region.identifier]) }
     }
 
+    @Test("states in parts are stored in the events' one transaction; a problem in a later part writes nothing")
+    func statesInParts() throws {
+        let store = try GeofenceStore(path: path)
+        try store.upsertRegions(Self.regions())
+        let records = (0..<Self.count).map { index in
+            index % 3 == 0 ? Fixture.inside(since: Double(index)) : Fixture.outside
+        }
+        // An empty part first (a part whose regions were all stopped), then the regions by index modulo 3.
+        var parts: [[String: RegionStateRecord]] = [[:], [:], [:], [:]]
+        for index in 0..<Self.count { parts[1 + index % 3]["r\(index)"] = records[index] }
+        var broken = parts
+        broken[3]["r2"] = Fixture.inside(since: .nan)
+        #expect(throws: StoreError.self) { try store.append([Fixture.event(1, .enter, "r0")], stateParts: broken) }
+        #expect(try store.lastSequence() == 0, "the event is not stored")
+        #expect(try store.regions().allSatisfy { $0.stateRecord == RegionStateRecord(state: .unknown) },
+                "nor the parts before the broken one")
+
+        try store.append([Fixture.event(1, .enter, "r0")], stateParts: parts)
+        #expect(try store.lastSequence() == 1)
+        for entry in try store.regions() {
+            #expect(entry.stateRecord == records[Int(entry.region.identifier.dropFirst())!], "\(entry.region)")
+        }
+    }
+
     /// Writes `sql` with the CHECK constraints off, as a hand edit could, and expects reading the regions to say
     /// the row is corrupt, naming it and `detail`.
     private func expectCorruptAfter(_ sql: String, _ detail: String) throws {

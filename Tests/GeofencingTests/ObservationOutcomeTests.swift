@@ -68,6 +68,49 @@ struct ObservationOutcomeTests {
         #expect(harness.regionEvents.filter { $0.regionIdentifier == "r" }.last?.inferred == true)
     }
 
+    @Test("returnsChangedStates false: the records listed, read in parts, are the outcomes' and kept until cleared")
+    func changedStatesReadInParts() throws {
+        let returning = try RegionMonitor()
+        var configuration = MonitorConfiguration()
+        configuration.returnsChangedStates = false
+        let listing = try RegionMonitor(configuration: configuration)
+        for index in 0..<60 {
+            let region = Region(
+                center: plane.coordinate(east: Double(index % 5) * 30 - 60, north: Double(index) * 40), radius: 25,
+                identifier: "r\(index)", dwellTime: index % 4 == 0 ? 5 : nil)
+            returning.startMonitoring(for: region)
+            listing.startMonitoring(for: region)
+        }
+        var track = TrackBuilder(origin: .brisbane, north: -100)
+        track.drive(bearing: 0, speed: 15, count: 180)
+        var unstored: [String: RegionStateRecord] = [:]
+        var compared = 0
+        for (index, fix) in track.fixes.enumerated() {
+            let expected = returning.process(fix)
+            unstored.merge(expected.changedStates) { _, newer in newer }
+            let outcome = listing.process(fix)
+            #expect(outcome.events == expected.events, "fix \(index)")
+            #expect(outcome.changedStates.isEmpty)
+            // Taken every third fix: until then the list keeps the regions of the fixes before.
+            guard index % 3 == 2 else { continue }
+            var parts: [String: RegionStateRecord] = [:]
+            for start in stride(from: 0, to: listing.changedStateCount, by: 7) {
+                let part = listing.changedStates(from: start, limit: 7)
+                #expect(part.count <= 7)
+                parts.merge(part) { first, _ in
+                    Issue.record("a region in two parts at fix \(index)")
+                    return first
+                }
+            }
+            #expect(parts == unstored, "fix \(index)")
+            compared += parts.count
+            listing.clearChangedStates()
+            #expect(listing.changedStateCount == 0)
+            unstored = [:]
+        }
+        #expect(compared >= 60, "every region's first determination, and the drive's transitions")
+    }
+
     @Test("a transition the notify flags keep quiet changes the record without an event")
     func quietTransitionChangesTheRecord() throws {
         let harness = try MonitorHarness()

@@ -43,6 +43,12 @@ public struct MonitorConfiguration: Sendable, Hashable {
     /// Sequence number of the first event (a store restoring a monitor continues its numbering). Wraps to 0 after
     /// 2^64 - 1.
     public var firstSequence: UInt64 = 1
+    /// Whether `process(_:)` returns the changed state records in `ObservationOutcome.changedStates` (the default).
+    /// false: the outcome's `changedStates` stays empty and the monitor keeps the list of regions changed since
+    /// `RegionMonitor.clearChangedStates()`, to be read in parts with `RegionMonitor.changedStates(from:limit:)`:
+    /// a daemon stores a first fix's 10^6 records a part at a time instead of holding them all in one dictionary,
+    /// and a replay that stores nothing never builds one.
+    public var returnsChangedStates: Bool = true
 
     public init() {}
 

@@ -8,7 +8,8 @@ public struct ObservationOutcome: Sendable, Hashable {
     /// restore the region later. Records change with most events, but not with every one (an approach, an answered
     /// request or an interpolated pass changes none), and some change without an event (a transition the region's
     /// notify flags keep quiet, a restored state confirmed by the first fix, a dwell clock moved with an adopted
-    /// time base).
+    /// time base). Always empty when `MonitorConfiguration.returnsChangedStates` is false (the monitor then keeps
+    /// them listed: `RegionMonitor.changedStates(from:limit:)`).
     public var changedStates: [String: RegionStateRecord]
 
     public init(events: [RegionEvent] = [], changedStates: [String: RegionStateRecord] = [:]) {

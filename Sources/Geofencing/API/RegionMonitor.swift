@@ -221,6 +221,23 @@ public final class RegionMonitor: Sendable {
         return outcome
     }
 
+    /// With `MonitorConfiguration.returnsChangedStates` false: how many regions' records changed since
+    /// `clearChangedStates()` (some may have been stopped since; `changedStates(from:limit:)` leaves those out).
+    public var changedStateCount: Int { engine.withLock { $0.changed.count } }
+
+    /// With `MonitorConfiguration.returnsChangedStates` false: the current records of the regions changed since
+    /// `clearChangedStates()`, the `start`th to the `start + limit - 1`th of them, by identifier. Reading them in
+    /// parts (start 0, limit, 2 * limit, ... up to `changedStateCount`) gives each region once, in the same order
+    /// run after run, as long as no observation and no start, restore or stop comes in between.
+    public func changedStates(from start: Int, limit: Int) -> [String: RegionStateRecord] {
+        engine.withLock { $0.changedStates(from: start, limit: limit) }
+    }
+
+    /// Forgets the regions changed so far (their records are stored); the next observations list their own.
+    public func clearChangedStates() {
+        engine.withLock { $0.changed.removeAll() }
+    }
+
     /// What the monitor's GNSS time guard dropped, held and adopted so far.
     public var timeStatistics: GNSSTimeStatistics { engine.withLock { $0.timeStatistics } }
 }

@@ -105,7 +105,8 @@ struct MonitorEngine {
             if step < 0 { shiftTimeBase(by: step) }
             for observation in admitted { caused += apply(observation) }
         }
-        return ObservationOutcome(events: caused, changedStates: takeChangedStates())
+        return ObservationOutcome(
+            events: caused, changedStates: configuration.returnsChangedStates ? takeChangedStates() : [:])
     }
 
     private mutating func apply(_ observation: Observation) -> [RegionEvent] {
@@ -124,6 +125,19 @@ struct MonitorEngine {
             states[regions.identifiers[slot]] = stateRecord(of: slot)
         }
         changed.removeAll()
+        return states
+    }
+
+    /// Up to `limit` records of the regions `changed` lists, from its `start`th member on, by identifier; leaves
+    /// the list as it is (`MonitorConfiguration.returnsChangedStates` false: the caller clears it once stored).
+    func changedStates(from start: Int, limit: Int) -> [String: RegionStateRecord] {
+        guard start >= 0, limit > 0, start < changed.count else { return [:] }
+        let end = start + min(limit, changed.count - start)
+        var states: [String: RegionStateRecord] = [:]
+        states.reserveCapacity(end - start)
+        for slot in changed.slots[start..<end] where regions.isOccupied(slot) {
+            states[regions.identifiers[slot]] = stateRecord(of: slot)
+        }
         return states
     }
 

@@ -159,7 +159,7 @@ final class Daemon: Sendable {
         let monitor = try RegionMonitor(configuration: configuration)
         defer { runningMonitor.withLock { $0 = nil } }
         // In chunks as read: the monitor's own records are the only lasting copy of the regions the daemon keeps.
-        try storeCall { try restoreAll(from: store, into: monitor) }
+        try storeCall { try restoreAll(from: store, count: storedCount, into: monitor) }
         // The status goes out only through the MQTT sink; its backlog is read through a connection of its own,
         // closed before the daemon's (the defer holds `store` until then).
         if options.mqttURL != nil { statusBoard.attach(storePath: options.storePath) }
@@ -186,9 +186,9 @@ final class Daemon: Sendable {
         for worker in workers { worker.start() }
         Console.error("geofence run: \(storedCount) regions from \(options.storePath); reading \(options.input)")
 
-        // What the store has not taken yet: the events in order, and the latest state record of each region.
+        // What the store has not taken yet: the events in order; the regions whose records changed are listed by
+        // the monitor until they are stored (`returnsChangedStates` false), and read from it in parts.
         var pending: [EventRecord] = []
-        var pendingStates: [String: RegionStateRecord] = [:]
         var sincePrune = 0
         var timeWarnings = GNSSTimeWarnings(command: "geofence run", configuration: configuration)
         let (source, gpsdWarnings) = try options.input.start()
@@ -221,22 +221,19 @@ final class Daemon: Sendable {
             }
             timeWarnings.check(monitor.timeStatistics)
             pending += outcome.events.map(EventRecord.init)
-            // Taken whole when nothing waits (a first fix's 10^6 states are not copied into a second dictionary).
-            if pendingStates.isEmpty { pendingStates = outcome.changedStates } else {
-                pendingStates.merge(outcome.changedStates) { _, newer in newer }
-            }
-            guard !pending.isEmpty || !pendingStates.isEmpty else { continue }
+            let changedStates = monitor.changedStateCount
+            guard !pending.isEmpty || changedStates > 0 else { continue }
             do {
-                try store.append(pending, states: pendingStates)
+                try store.append(pending, stateParts: Self.changedStateParts(of: monitor))
                 sincePrune += pending.count
-                pendingStates.removeAll()
+                monitor.clearChangedStates()
                 if !pending.isEmpty {
                     pending.removeAll()
                     for worker in workers { worker.wake() }
                 }
             } catch {
                 // Disk full, store locked: events and states wait in memory, in order, and go with the next fix's.
-                let what = pending.isEmpty ? "the states of \(pendingStates.count) regions" : "\(pending.count) events"
+                let what = pending.isEmpty ? "the states of \(changedStates) regions" : "\(pending.count) events"
                 Console.error("geofence run: cannot store \(what) (kept, retried at the next fix): \(error)")
             }
             if sincePrune >= 1_000 {
@@ -247,13 +244,15 @@ final class Daemon: Sendable {
         // Events still unstored at the stop (a full or read-only file system) are lost with the process: the sinks
         // get what is stored, and the exit status says that something was not.
         var unstored: CLIError?
-        if !pending.isEmpty || !pendingStates.isEmpty {
-            do { try store.append(pending, states: pendingStates) } catch where !pending.isEmpty {
+        if !pending.isEmpty || monitor.changedStateCount > 0 {
+            do {
+                try store.append(pending, stateParts: Self.changedStateParts(of: monitor))
+            } catch where !pending.isEmpty {
                 unstored = .failure("geofence run: \(pending.count) events could not be stored before stopping: \(error)")
             } catch {
                 // Only states: the next start restores the older ones, and its first fix finds the change again.
-                Console.error("geofence run: the states of \(pendingStates.count) regions could not be stored before "
-                    + "stopping: \(error)")
+                Console.error("geofence run: the states of \(monitor.changedStateCount) regions could not be stored "
+                    + "before stopping: \(error)")
             }
         }
         if let summary = GNSSTimeWarnings.summary(monitor.timeStatistics) { Console.error("geofence run: \(summary)") }
@@ -289,24 +288,14 @@ final class Daemon: Sendable {
         }
     }
 
-    /// How many stored regions go to the monitor in one `restoreMonitoring(_:)` call: a few hundred kilobytes of
-    /// regions held at a time, and the monitor's tables sized once per call rather than per region.
-    static let restoreChunk = 4096
-
-    /// Restores every stored region with its state, `restoreChunk` at a time in the store's order, reporting each
-    /// refused one.
-    private func restoreAll(from store: GeofenceStore, into monitor: RegionMonitor) throws(StoreError) {
-        var chunk: [(region: Region, state: RegionStateRecord)] = []
-        chunk.reserveCapacity(Self.restoreChunk)
-        func flush() {
-            reportRefused(monitor.restoreMonitoring(chunk))
-            chunk.removeAll(keepingCapacity: true)
-        }
-        try store.forEachRegion { entry in
-            chunk.append((entry.region, entry.stateRecord))
-            if chunk.count == Self.restoreChunk { flush() }
-        }
-        flush()
+    /// Restores every stored region with its state, in the store's order, reporting each refused one. The rows
+    /// are decoded on a thread of their own while the monitor restores the ones before them
+    /// (`StoredRegionStream`), and go to the monitor in one `restoreMonitoring(_:)` call, which sizes its tables
+    /// once for the store's count.
+    private func restoreAll(from store: GeofenceStore, count: Int, into monitor: RegionMonitor) throws(StoreError) {
+        let stream = StoredRegionStream(store: store, expectedCount: count)
+        reportRefused(monitor.restoreMonitoring(stream))
+        try stream.finish()
     }
 
     /// Reports each region the monitor refused to restore (`RefusalReport`: standard error, and the JSON Lines stream).
@@ -350,9 +339,23 @@ final class Daemon: Sendable {
         var configuration = MonitorConfiguration()
         configuration.determinations = determinations
         configuration.firstSequence = try store.lastSequence() + 1
+        // The changed records stay listed in the monitor until stored (`changedStateParts`): a first fix over 10^6
+        // regions is stored a part at a time, never held in one dictionary beside the monitor.
+        configuration.returnsChangedStates = false
         // Room for the largest fence set the daemon may be sent while it runs (the capacity is a bound, not memory).
         configuration.capacity = min(Int(UInt32(1) << 24) - 1, max(FenceSetApplier.maximumFences, 2 * regions))
         return configuration
+    }
+
+    /// How many changed state records are read from the monitor and written at a time: a few megabytes held.
+    static let statePart = 16_384
+
+    /// The records of the regions changed since the last store, read from the monitor `statePart` at a time as
+    /// the store's transaction writes them (the monitor is only changed on the fix loop, which is storing).
+    static func changedStateParts(of monitor: RegionMonitor) -> some Sequence<[String: RegionStateRecord]> {
+        stride(from: 0, to: monitor.changedStateCount, by: statePart).lazy.map { start in
+            monitor.changedStates(from: start, limit: statePart)
+        }
     }
 
     /// Changes the unit's status; publishes it at once when a part that is published on change changed.

@@ -40,12 +40,11 @@ enum FenceLoading {
     }
 
     /// `regions` with `alarm` as every one's approach alarm (unchanged when nil).
-    static func withApproach(_ regions: [Region], _ alarm: ApproachAlarm?) -> [Region] {
+    /// Changed in place: 10^6 regions are not held twice.
+    static func withApproach(_ regions: consuming [Region], _ alarm: ApproachAlarm?) -> [Region] {
         guard let alarm else { return regions }
-        return regions.map { region in
-            var region = region
-            region.approach = alarm
-            return region
-        }
+        var regions = regions
+        for index in regions.indices { regions[index].approach = alarm }
+        return regions
     }
 }

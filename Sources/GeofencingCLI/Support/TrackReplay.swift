@@ -29,14 +29,16 @@ struct TrackReplay {
     ) throws {
         var configuration = configuration
         configuration.capacity = max(1, regions.count)
+        // Nothing is stored: a first fix over 10^6 regions builds no dictionary of their records.
+        configuration.returnsChangedStates = false
         let monitor = try RegionMonitor(configuration: configuration)
-        for region in regions {
-            do throws(RegionMonitorError) {
-                try monitor.startMonitoringOrThrow(for: region)
-            } catch {
-                failures.append((region, error))
-            }
-        }
+        // All at once (the monitor's tables sized once for all of them, not grown as they come); the refusals come
+        // to the delegate, in order, before the call returns.
+        let refusals = RefusalCollector()
+        monitor.delegate = refusals
+        monitor.startMonitoring(regions)
+        monitor.delegate = nil
+        failures = refusals.failures.withLock { $0 }
         for failure in failures { onRefusal(failure.region, failure.error) }
 
         // Regions inside, from the events: one set update per event instead of asking every region at every fix.
@@ -59,5 +61,16 @@ struct TrackReplay {
             }
         }
         timeStatistics = monitor.timeStatistics
+    }
+}
+
+/// Collects the regions a monitor refuses (`monitoringDidFailFor`), in the order it reports them.
+private final class RefusalCollector: RegionMonitorDelegate {
+    let failures = Locked<[(region: Region, error: RegionMonitorError)]>([])
+
+    func regionMonitor(
+        _ monitor: RegionMonitor, monitoringDidFailFor region: Region, withError error: RegionMonitorError
+    ) {
+        failures.withLock { $0.append((region, error)) }
     }
 }
