@@ -87,7 +87,7 @@ struct GNSSTimeGuard {
             return .one(observation)
         }
         if continues(last, time) {
-            dropHeld()
+            if !held.isEmpty { dropHeld() }
             if time == last { statistics.duplicateTimes += 1 }
             self.last = time
             return .one(observation)
