@@ -99,8 +99,8 @@ struct MonitorEngine {
         switch timeGuard.admit(observation) {
         case .none:
             break
-        case .one(let admitted):
-            caused = apply(admitted)
+        case .this:
+            caused = apply(observation)
         case .adopted(let admitted, let step):
             if step < 0 { shiftTimeBase(by: step) }
             for observation in admitted { caused += apply(observation) }
