@@ -48,7 +48,9 @@ final class ApproachTracker {
     private let capacity: Int
     private var table: CoreFenceTable?
     private var entries: [Entry?] = []  // by slot in `table`
-    private var slotByRegion: [Int: Int] = [:]
+    // Read at every fix (`isActive`). The tracker is used only under the monitor's lock, so the runtime's exclusivity
+    // check of each access (swift_beginAccess: tens of instructions) is left out.
+    @exclusivity(unchecked) private var slotByRegion: [Int: Int] = [:]
     private var spent = SlotList()  // slots in `table` whose alarm is not armed
     private var leadTimeCounts: [Double: Int] = [:]
     private var largestLeadTime: Double = 0

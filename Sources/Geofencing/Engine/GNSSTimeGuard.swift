@@ -56,12 +56,13 @@ public struct GNSSTimeStep: Sendable, Hashable {
 /// `confirmations - 1` observations are held (`confirmations` is 1 ... 1,000), so memory is bounded and the work
 /// per observation is constant, amortised over an adoption.
 struct GNSSTimeGuard {
-    /// What `admit` lets through for the rules: nothing, the observation itself (the common case: no array, so
-    /// no allocation per observation), or the held observations of an adopted time base, in order, with `step`:
-    /// seconds from the old time base's last time to the first of them (negative: backwards).
+    /// What `admit` lets through for the rules: nothing, the observation it was given (`this`, the common case:
+    /// no array, so no allocation per observation, and no copy of it either), or the held observations of an
+    /// adopted time base, in order, with `step`: seconds from the old time base's last time to the first of them
+    /// (negative: backwards).
     enum Admission {
         case none
-        case one(Observation)
+        case this
         case adopted([Observation], step: TimeInterval)
     }
 
@@ -84,13 +85,13 @@ struct GNSSTimeGuard {
         let time = observation.time
         guard let last else {
             self.last = time
-            return .one(observation)
+            return .this
         }
         if continues(last, time) {
-            dropHeld()
+            if !held.isEmpty { dropHeld() }
             if time == last { statistics.duplicateTimes += 1 }
             self.last = time
-            return .one(observation)
+            return .this
         }
         if let newest = held.last, continues(newest.time, time) {
             held.append(observation)

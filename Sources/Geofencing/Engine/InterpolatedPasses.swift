@@ -5,7 +5,9 @@ import Foundation
 /// fixes passes through while both fixes leave it outside.
 extension MonitorEngine {
     /// Enter and exit for regions the straight segment between two usable fixes passes through while both fixes
-    /// leave them outside. Candidates come from one query at the segment's midpoint with half its length as margin.
+    /// leave them outside. Candidates come from one query at the segment's midpoint with half its length (and a
+    /// metre) as margin: the fences within that margin of it. The query asks with a rounded-up margin
+    /// (`segmentQueryMargin`) and drops the hits beyond the exact one, which are the same candidates.
     ///
     /// The length the rules use is the core's (`CoreFenceTable.distance`); a short segment's estimate
     /// (`estimatedLength`) stands in for it where it decides the same: the speed limit's test when it is clear by the
@@ -36,14 +38,18 @@ extension MonitorEngine {
         let margin = UInt32(min(Double(GF_MARGIN_MAX_MM), (longest / 2 + 1) * 1000))
         let accuracyBoth = max(accuracy, start.fix.horizontalAccuracy ?? 0)
         var crossings: [(time: Date, slot: Int, kind: RegionEvent.Kind, fraction: Double, crossedAt: Date)] = []
-        table.query(midPoint, marginMillimetres: margin, following: .segments) { hits in
-            guard !hits.isEmpty else { return }
-            let length = exactLength ?? CoreFenceTable.distance(start.point, end.point)
-            guard length > 0, length <= reachable else { return }
-            for hit in hits {
+        table.query(midPoint, marginMillimetres: Self.segmentQueryMargin(covering: margin), following: .segments) {
+            hits in
+            // A hit's distance does not depend on the margin asked (a polygon's is exact within either margin
+            // outside, and negative inside), so the hits within `margin` are those of a query with `margin`.
+            for hit in hits where Int64(hit.distance_mm) <= Int64(margin) {
                 let slot = recordSlot(of: hit.handle)
                 let record = regions.flags[slot]
                 guard record.state == .outside else { continue }
+                // Measured for the first candidate; a length out of bounds means no pass at all.
+                let length = exactLength ?? CoreFenceTable.distance(start.point, end.point)
+                exactLength = length
+                guard length > 0, length <= reachable else { return }
                 let depth = max(regions.hysteresis(slot), accuracyBoth)
                 // The end fix must leave it outside too (otherwise this fix's ordinary enter rule speaks).
                 let endDistance = distanceToDecide(end.point, slot, threshold: depth)
@@ -77,6 +83,18 @@ extension MonitorEngine {
             emit(crossing.kind, crossing.slot, state: crossing.kind == .enter ? .inside : .outside,
                  time: crossing.time, at: point, distance: 0, interpolated: true, crossedAt: crossing.crossedAt)
         }
+    }
+
+    /// The margin the segment's query asks with when it needs `needed` mm: the least power of two of millimetres at
+    /// least that and at least 2^14 (16.4 m: a segment up to about 30 m, a 1 Hz fix at 110 km/h). The core's cursor
+    /// keeps what it remembers of an area only for the margin it was asked with: a margin that followed the
+    /// segment's length changed at almost every fix and made the cursor gather its area afresh each time (several
+    /// times the cost of the query it saves), while a rounded one stays the same over a drive. The few more hits
+    /// it returns are dropped by their distance.
+    static func segmentQueryMargin(covering needed: UInt32) -> UInt32 {
+        let powerOfTwo = UInt64(1) << (64 - (UInt64(max(needed, 1)) - 1).leadingZeroBitCount)  // the least >= needed
+        let margin = max(UInt64(1) << 14, powerOfTwo)
+        return margin <= UInt64(GF_MARGIN_MAX_MM) ? UInt32(margin) : needed
     }
 
     /// Relative error bound of `estimatedLength` against the core's geodesic distance: the sphere of mean radius

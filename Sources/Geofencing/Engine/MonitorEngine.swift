@@ -99,8 +99,8 @@ struct MonitorEngine {
         switch timeGuard.admit(observation) {
         case .none:
             break
-        case .one(let admitted):
-            caused = apply(admitted)
+        case .this:
+            caused = apply(observation)
         case .adopted(let admitted, let step):
             if step < 0 { shiftTimeBase(by: step) }
             for observation in admitted { caused += apply(observation) }
@@ -118,7 +118,7 @@ struct MonitorEngine {
 
     /// The records of the regions `changed` lists, by identifier; empties the list.
     private mutating func takeChangedStates() -> [String: RegionStateRecord] {
-        guard changed.count > 0 else { return [:] }
+        guard changed.count > 0 else { return Dictionary() }  // the empty one, without a literal's initialiser
         var states: [String: RegionStateRecord] = [:]
         states.reserveCapacity(changed.count)
         for slot in changed.slots where regions.isOccupied(slot) {
@@ -249,8 +249,9 @@ struct MonitorEngine {
     /// The next usable fix's number: the marks of the events since the last one (`RegionFlags.eventAtFix`) go.
     private mutating func advanceFixNumber() {
         fixNumber += 1
+        guard !spoke.isEmpty else { return }  // emptied only here, so never empty with a capacity over 4096
         for slot in spoke { regions.flags[Int(slot)].eventAtFix = false }
-        if !spoke.isEmpty || spoke.capacity > 4096 { spoke.removeAll(keepingCapacity: spoke.capacity <= 4096) }
+        spoke.removeAll(keepingCapacity: spoke.capacity <= 4096)
     }
 
     private mutating func observeWithoutFix(at time: Date) {
