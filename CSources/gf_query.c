@@ -154,7 +154,8 @@ static void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t 
 /* Most cells per level looked up together (a small box probes 2 x 2; more go through gf__scan_rect). */
 #define GF__PROBE_CELLS 4
 
-/* Searches every occupied level for the box. Two passes: the first finds each level's cells and checks their filter
+/* Searches every occupied level for the box. Two passes: the first skips each level whose coverage map shows no fence
+ * box near (most levels, for a fix away from every fence), finds the other levels' cells and checks their filter
  * bits, and starts loading the home slot of every cell the filter does not rule out; the second reads them. A fix in
  * a new place misses the cache on each of those slots, and loads that do not wait for one another overlap. */
 static void gf__search(const gf_table *table, const gf__box *box, int64_t margin_q, uint32_t margin_mm,
@@ -168,6 +169,10 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
         /* gf__probe_rect's cells, computed here in the common case: the grown box neither across the seam nor wider
          * than two cells (a latitude past a pole has no cell, hence the clamps). */
         const uint32_t level = table->levels[i], shift = gf__cell_shift(level);
+        if (!gf__cover_meets(cells, level, box->lat_lo, box->lat_hi, box->u_lo, box->u_hi)) {
+            found[i] = 0;  /* no fence box of the level reaches the query's */
+            continue;
+        }
         const int64_t reach = (int64_t)1 << (level - 1);
         int64_t lat_lo = (int64_t)box->lat_lo - reach, lat_hi = (int64_t)box->lat_hi + reach;
         int64_t u_lo = box->u_lo - reach, u_hi = box->u_hi + reach;

@@ -404,6 +404,8 @@ gf_status gf_table_verify(const gf_table *table) {
             int same_box = 0;
             if (gf__occurrences(cells, word, &window, &same_box) != 1 || !same_box) return GF_ERR_CORRUPT;
             if (!gf__filter_maybe(cells, word >> 24)) return GF_ERR_CORRUPT;
+            gf__entry entry = {word, window};
+            if (!gf__cover_holds(cells, &entry)) return GF_ERR_CORRUPT;
             expected_entries++;
         } else {
             gf__wide_entry wide = gf__wide_entry_of(&box, slot);
