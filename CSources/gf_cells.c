@@ -146,12 +146,20 @@ gf__wide_entry gf__wide_entry_of(const gf__box *box, uint32_t slot) {
 
 /* ---- Hash slots ---- */
 
-/* Puts an entry into its place in home order (see gf_internal.h): after every entry whose home is its own or comes
- * before it on the run, shifting the rest of the run on by one slot (an entry never moves before its home). */
+/* Puts an entry into its place in home order (see gf_internal.h): after every entry whose home comes before its own
+ * on the run, and after those of its own home except its cell's entries with a larger southern edge (a cell's entries
+ * stay in ascending lat_lo order), shifting the rest of the run on by one slot (an entry never moves before its
+ * home). */
 static void gf__place(gf__cells *cells, gf__entry entry) {
-    uint32_t i = gf__cell_hash(gf__entry_key(&entry), cells->size);
-    for (uint32_t d = 0; cells->slots[i].word != GF__EMPTY && gf__displacement(cells, i) >= d; d++)
+    const uint64_t key = gf__entry_key(&entry);
+    uint32_t i = gf__cell_hash(key, cells->size);
+    for (uint32_t d = 0; cells->slots[i].word != GF__EMPTY; d++) {
+        uint32_t displacement = gf__displacement(cells, i);
+        if (displacement < d) break;  /* a later home */
+        if (displacement == d && gf__entry_key(&cells->slots[i]) == key && cells->slots[i].box.lat_lo > entry.box.lat_lo)
+            break;  /* the first of its cell's entries lying further north */
         i = gf__next_slot(cells, i);
+    }
     while (entry.word != GF__EMPTY) {
         gf__entry moved = cells->slots[i];
         cells->slots[i] = entry;

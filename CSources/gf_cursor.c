@@ -54,6 +54,7 @@ static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__q
     gf__cell_run run = gf__cell_run_start(cells, key);
     for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
         const gf__entry *entry = &cells->slots[i];
+        if (entry->box.lat_lo > q.lat_hi) break;  /* this and the cell's further entries lie north of the area */
         if (!gf__window_meets(&entry->box, &q)) continue;
         gf__query_span box = gf__entry_span(entry);
         if (!gf__add_candidate(cursor, m, level, gf__entry_slot(entry), box.lat_lo, box.lat_hi, box.u_lo, box.u_span))

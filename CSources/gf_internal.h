@@ -197,13 +197,16 @@ _Static_assert((GF__LAT_SPAN_E7 >> (GF__LEVEL_MIN + GF__CELL_EXTRA)) < (1 << 18)
  * reads a cell's fences where the hash leads it, with no second array. The entries of one cell all hash to the same
  * home slot and so sit together in one probe run (with, possibly, entries of other keys of that home): a cell is read
  * by walking from its home slot past entries of earlier homes, and taking those of its home with its key
- * (gf__cell_run). A query rejects most of them by
+ * (gf__cell_run). A cell's entries lie in ascending order of their box's southern edge (window lat_lo), so a query
+ * stops reading a cell at the first entry north of its box. A query rejects most of them by
  * the box compare alone (the fence record, a second miss, is read only when the boxes overlap). An occupancy filter
- * (a bit per cell key) answers most lookups of empty cells without touching the slots.
+ * (a bit per cell key) answers most lookups of empty cells without touching the slots, and a coverage map (a bit per
+ * sub-cell reached by some fence box) most lookups of a fix away from every fence, before any cell is looked up.
  * Invariants (checked by gf_table_verify):
  *   - a slot is empty iff its word is GF__EMPTY;
  *   - each entry is reachable from its key's home slot without crossing an empty slot, and an entry's displacement
  *     (its distance from its home) exceeds the previous slot's by at most one (home order);
+ *   - along a run, the entries of one key have ascending window lat_lo;
  *   - each live fence that fits its level has exactly one entry, in the cell of its box's midpoint, whose box
  *     (gf__entry_of) contains the fence's; each oversize fence has exactly one oversize entry; nothing else.
  */

@@ -91,7 +91,7 @@ static inline void gf__test_fence(const gf_table *table, uint32_t slot, int64_t 
     gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), distance_mm);
 }
 
-/* Tests the fences of one cell: its entries (gf__cell_run) whose box meets the query's. */
+/* Tests the fences of one cell: its entries (gf__cell_run, in ascending lat_lo) whose box meets the query's. */
 static void gf__scan_cell(const gf_table *table, uint64_t key, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
     gf__window_box q;
     uint32_t level = gf__key_level(key);
@@ -100,6 +100,7 @@ static void gf__scan_cell(const gf_table *table, uint64_t key, int64_t margin_q,
     gf__cell_run run = gf__cell_run_start(cells, key);
     for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
         const gf__entry *entry = &cells->slots[i];
+        if (entry->box.lat_lo > q.lat_hi) break;  /* this and the cell's further entries lie north of the box */
         if (gf__window_meets(&entry->box, &q)) gf__test_fence(table, gf__entry_slot(entry), margin_q, margin_mm, sink);
     }
 }

@@ -447,6 +447,13 @@ gf_status gf_table_verify(const gf_table *table) {
             return GF_ERR_CORRUPT;
         uint32_t fence = gf__entry_slot(entry);
         if (fence >= table->slots_used || table->fences[fence].radius_mm == 0) return GF_ERR_CORRUPT;
+        /* The next entry of the same key on the run (entries of one key share a home: look no further than it). */
+        for (uint32_t j = gf__next_slot(cells, i), d = displacement + 1;
+             cells->slots[j].word != GF__EMPTY && gf__displacement(cells, j) == d && j != i; j = gf__next_slot(cells, j), d++)
+            if (gf__entry_key(&cells->slots[j]) == gf__entry_key(entry)) {
+                if (cells->slots[j].box.lat_lo < entry->box.lat_lo) return GF_ERR_CORRUPT;
+                break;
+            }
     }
     for (uint32_t i = 0; i < cells->oversize_count; i++) {
         uint32_t fence = cells->oversize[i].slot;
