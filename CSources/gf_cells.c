@@ -92,14 +92,15 @@ int gf__cells_init(gf__cells *cells, size_t *bytes) {
     cells->slots = gf__empty_slots(GF__SLOTS_INITIAL);
     cells->filter = calloc(gf__filter_words(GF__SLOTS_INITIAL), sizeof(uint64_t));
     cells->cover = calloc(gf__cover_words(GF__SLOTS_INITIAL), sizeof(uint64_t));
-    if (cells->slots == NULL || cells->filter == NULL || cells->cover == NULL) {
+    cells->first = calloc(GF__SLOTS_INITIAL, 1);
+    if (cells->slots == NULL || cells->filter == NULL || cells->cover == NULL || cells->first == NULL) {
         gf__cells_free(cells);
         return -1;
     }
     cells->size = GF__SLOTS_INITIAL;
     cells->filter_words = (uint32_t)gf__filter_words(GF__SLOTS_INITIAL);
     cells->cover_words = (uint32_t)gf__cover_words(GF__SLOTS_INITIAL);
-    *bytes += GF__SLOTS_INITIAL * sizeof(gf__entry)
+    *bytes += GF__SLOTS_INITIAL * (sizeof(gf__entry) + 1)
             + (gf__filter_words(GF__SLOTS_INITIAL) + gf__cover_words(GF__SLOTS_INITIAL)) * sizeof(uint64_t);
     return 0;
 }
@@ -108,6 +109,7 @@ void gf__cells_free(gf__cells *cells) {
     free(cells->slots);
     free(cells->filter);
     free(cells->cover);
+    free(cells->first);
     free(cells->oversize);
     memset(cells, 0, sizeof *cells);
 }
@@ -146,26 +148,52 @@ gf__wide_entry gf__wide_entry_of(const gf__box *box, uint32_t slot) {
 
 /* ---- Hash slots ---- */
 
+/* Sets the start offset (gf__cells.first) of the home of every entry among `count` slots from slot `from` that is
+ * the first of its home: after entries moved, so that the offsets stay lower bounds (an entry moved back must not
+ * be skipped) and exact (one moved on need not be walked to). */
+static void gf__first_refresh(gf__cells *cells, uint32_t from, uint32_t count) {
+    uint32_t before = from == 0 ? cells->size - 1 : from - 1;
+    uint32_t previous_home = cells->slots[before].word == GF__EMPTY
+        ? GF__NIL : gf__cell_hash(gf__entry_key(&cells->slots[before]), cells->size);
+    for (uint32_t i = from, k = 0; k < count; k++, i = gf__next_slot(cells, i)) {
+        uint32_t home = gf__cell_hash(gf__entry_key(&cells->slots[i]), cells->size);
+        if (home != previous_home) {
+            uint32_t distance = i >= home ? i - home : i + cells->size - home;
+            cells->first[home] = (uint8_t)(distance < GF__FIRST_MAX ? distance : GF__FIRST_MAX);
+        }
+        previous_home = home;
+    }
+}
+
 /* Puts an entry into its place in home order (see gf_internal.h): after every entry whose home comes before its own
  * on the run, and after those of its own home except its cell's entries with a larger southern edge (a cell's entries
  * stay in ascending lat_lo order), shifting the rest of the run on by one slot (an entry never moves before its
  * home). */
 static void gf__place(gf__cells *cells, gf__entry entry) {
     const uint64_t key = gf__entry_key(&entry);
-    uint32_t i = gf__cell_hash(key, cells->size);
-    for (uint32_t d = 0; cells->slots[i].word != GF__EMPTY; d++) {
+    const uint32_t home = gf__cell_hash(key, cells->size);
+    uint32_t i = home, d = 0;
+    int after_own_home = 0;  /* whether an entry of the same home comes before it */
+    for (; cells->slots[i].word != GF__EMPTY; d++) {
         uint32_t displacement = gf__displacement(cells, i);
         if (displacement < d) break;  /* a later home */
         if (displacement == d && gf__entry_key(&cells->slots[i]) == key && cells->slots[i].box.lat_lo > entry.box.lat_lo)
             break;  /* the first of its cell's entries lying further north */
+        after_own_home |= displacement == d;
         i = gf__next_slot(cells, i);
     }
+    const uint32_t placed = i;
+    uint32_t moved_count = 0;
     while (entry.word != GF__EMPTY) {
         gf__entry moved = cells->slots[i];
         cells->slots[i] = entry;
         entry = moved;
         i = gf__next_slot(cells, i);
+        moved_count++;
     }
+    /* The entry may be its home's first; the entries after it moved one slot on. */
+    if (!after_own_home) cells->first[home] = (uint8_t)(d < GF__FIRST_MAX ? d : GF__FIRST_MAX);
+    gf__first_refresh(cells, gf__next_slot(cells, placed), moved_count - 1);
 }
 
 /* Grows the slot array so that one more entry keeps the load at or below 0.7: by a quarter at a time, so that just
@@ -182,15 +210,19 @@ static int gf__grow_slots(gf__cells *cells, size_t *bytes) {
     gf__entry *slots = gf__empty_slots(target);
     uint64_t *filter = malloc(gf__filter_words(target) * sizeof(uint64_t));
     uint64_t *cover = malloc(gf__cover_words(target) * sizeof(uint64_t));
-    if (slots == NULL || filter == NULL || cover == NULL) {
+    uint8_t *first = calloc((size_t)target, 1);
+    if (slots == NULL || filter == NULL || cover == NULL || first == NULL) {
         free(slots);
         free(filter);
         free(cover);
+        free(first);
         return -1;
     }
     gf__entry *old = cells->slots;
     cells->slots = slots;
     cells->size = (uint32_t)target;
+    free(cells->first);
+    cells->first = first;
     for (uint64_t i = 0; i < size; i++)
         if (old[i].word != GF__EMPTY) gf__place(cells, old[i]);
     free(old);
@@ -201,7 +233,7 @@ static int gf__grow_slots(gf__cells *cells, size_t *bytes) {
     cells->cover = cover;
     cells->cover_words = (uint32_t)gf__cover_words(target);
     gf__filter_rebuild(cells);
-    *bytes += (size_t)((target - size) * sizeof(gf__entry))
+    *bytes += (size_t)((target - size) * (sizeof(gf__entry) + 1))
             + (gf__filter_words(target) - gf__filter_words(size) + gf__cover_words(target) - gf__cover_words(size))
                   * sizeof(uint64_t);
     return 0;
@@ -210,14 +242,17 @@ static int gf__grow_slots(gf__cells *cells, size_t *bytes) {
 /* Deletes slot i and shifts the rest of its run back by one slot up to an empty slot or an entry at its home, which
  * keeps the home order and leaves no tombstones. */
 static void gf__delete_slot(gf__cells *cells, uint32_t i) {
-    uint32_t j = gf__next_slot(cells, i);
+    const uint32_t deleted = i;
+    uint32_t j = gf__next_slot(cells, i), moved_count = 0;
     while (cells->slots[j].word != GF__EMPTY && gf__displacement(cells, j) > 0) {
         cells->slots[i] = cells->slots[j];
         i = j;
         j = gf__next_slot(cells, j);
+        moved_count++;
     }
     memset(&cells->slots[i], 0xFF, sizeof cells->slots[i]);
     cells->used--;
+    gf__first_refresh(cells, deleted, moved_count);  /* the entries moved one slot back */
 }
 
 int gf__cells_reserve(gf__cells *cells, int oversize, size_t *bytes) {

@@ -192,7 +192,7 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
             for (uint32_t row = row_lo; row <= row_hi; row++) {
                 uint64_t k = gf__cell_key(level, row, col);
                 if (!gf__filter_maybe_near(cells, k, &filter)) continue;
-                __builtin_prefetch(&cells->slots[gf__cell_hash(k, cells->size)]);
+                __builtin_prefetch(&cells->slots[gf__cell_run_start(cells, k).at]);
                 key[i][found[i]++] = k;
             }
     }

@@ -445,6 +445,12 @@ gf_status gf_table_verify(const gf_table *table) {
         if (cells->slots[previous].word == GF__EMPTY ? displacement != 0
                                                       : displacement > gf__displacement(cells, previous) + 1)
             return GF_ERR_CORRUPT;
+        /* The first entry of its home: the home's start offset is its distance (up to GF__FIRST_MAX). */
+        uint32_t home = gf__cell_hash(gf__entry_key(entry), cells->size);
+        if ((cells->slots[previous].word == GF__EMPTY
+             || gf__cell_hash(gf__entry_key(&cells->slots[previous]), cells->size) != home)
+            && cells->first[home] != (displacement < GF__FIRST_MAX ? displacement : GF__FIRST_MAX))
+            return GF_ERR_CORRUPT;
         uint32_t fence = gf__entry_slot(entry);
         if (fence >= table->slots_used || table->fences[fence].radius_mm == 0) return GF_ERR_CORRUPT;
         /* The next entry of the same key on the run (entries of one key share a home: look no further than it). */
