@@ -143,7 +143,6 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
         || (uint64_t)box->u_hi >= u_lo + (1u << finest))
         return;  /* across a finest cell's edge: no area below holds it */
     cursor->table_ = table;
-    cursor->epoch_ = table->epoch;
     cursor->area_ = 0;
     /* The widest square whose fences fit, down to the finest cell (each holds the box: the squares nest); that cell
      * without candidates if none fits. */
@@ -155,6 +154,9 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
             break;
         }
     }
+    /* Set last, when few registers are live: gcc on armhf moves a uint64_t through a VFP register when the integer
+     * ones run short, and the query path must not touch the FPU (make no-fpu-check). */
+    cursor->epoch_ = table->epoch;
     gf__remember_reach(cursor, margin_mm);
 }
 
