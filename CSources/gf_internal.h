@@ -418,7 +418,8 @@ static inline int gf__cover_meets_range(const uint64_t *cover, uint32_t words, u
                                         uint32_t lat_hi, uint32_t u_lo, uint32_t u_hi) {
     const uint32_t shift = gf__cover_shift(level);
     const uint32_t row_lo = lat_lo >> shift, row_hi = lat_hi >> shift, col_lo = u_lo >> shift, col_hi = u_hi >> shift;
-    if (((row_hi >> 3) - (row_lo >> 3) + 1) * ((col_hi >> 3) - (col_lo >> 3) + 1) > GF__COVER_BLOCKS_MAX) return 1;
+    if ((uint64_t)((row_hi >> 3) - (row_lo >> 3) + 1) * ((col_hi >> 3) - (col_lo >> 3) + 1) > GF__COVER_BLOCKS_MAX)
+        return 1;
     for (uint32_t block_row = row_lo >> 3; block_row <= row_hi >> 3; block_row++) {
         uint32_t r0 = block_row == row_lo >> 3 ? row_lo & 7 : 0, r1 = block_row == row_hi >> 3 ? row_hi & 7 : 7;
         for (uint32_t block_col = col_lo >> 3; block_col <= col_hi >> 3; block_col++) {
