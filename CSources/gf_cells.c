@@ -17,16 +17,67 @@ static size_t gf__filter_words(uint64_t slots) {
     return (size_t)((slots * GF__FILTER_BITS_PER_SLOT + 63) / 64);
 }
 
+/* Coverage map words for a slot count, likewise. */
+static size_t gf__cover_words(uint64_t slots) {
+    return (size_t)((slots * GF__COVER_BITS_PER_SLOT + 63) / 64);
+}
+
 static void gf__filter_set(gf__cells *cells, uint64_t key) {
     uint64_t bit = gf__filter_bit(key, cells->filter_words);
     cells->filter[bit >> 6] |= (uint64_t)1 << (bit & 63);
 }
 
-/* Sets the filter bits of every cell with an entry and clears the rest. */
+/* Marks the sub-cells of `level` in latitudes lat_lo..lat_hi and longitudes u_lo..u_hi (< 3.6e9), or (mark 0)
+ * returns whether all of them are marked. */
+static int gf__cover_range(uint64_t *cover, uint32_t words, int mark, uint32_t level, uint32_t lat_lo,
+                           uint32_t lat_hi, uint32_t u_lo, uint32_t u_hi) {
+    const uint32_t shift = gf__cover_shift(level);
+    const uint32_t row_lo = lat_lo >> shift, row_hi = lat_hi >> shift, col_lo = u_lo >> shift, col_hi = u_hi >> shift;
+    int all = 1;
+    for (uint32_t block_row = row_lo >> 3; block_row <= row_hi >> 3; block_row++) {
+        uint32_t r0 = block_row == row_lo >> 3 ? row_lo & 7 : 0, r1 = block_row == row_hi >> 3 ? row_hi & 7 : 7;
+        for (uint32_t block_col = col_lo >> 3; block_col <= col_hi >> 3; block_col++) {
+            uint32_t c0 = block_col == col_lo >> 3 ? col_lo & 7 : 0, c1 = block_col == col_hi >> 3 ? col_hi & 7 : 7;
+            uint64_t *word = &cover[gf__cover_word(level, block_row, block_col, words)];
+            uint64_t mask = gf__cover_mask(r0, r1, c0, c1);
+            if (mark) *word |= mask;
+            else all &= (*word & mask) == mask;
+        }
+    }
+    return all;
+}
+
+/* Marks the sub-cells an entry's box (gf__entry_span) overlaps, at most 5 x 5 (6 columns across +-180 deg), or
+ * (mark 0) returns whether they all are. */
+static int gf__cover_entry(uint64_t *cover, uint32_t words, int mark, const gf__entry *entry) {
+    const uint32_t level = gf__key_level(gf__entry_key(entry));
+    gf__query_span span = gf__entry_span(entry);
+    uint32_t lat_hi = span.lat_hi < (uint32_t)GF__LAT_SPAN_E7 ? span.lat_hi : (uint32_t)GF__LAT_SPAN_E7;
+    uint64_t u_hi = (uint64_t)span.u_lo + span.u_span;
+    if (u_hi < (uint64_t)GF__LON_SPAN_E7)
+        return gf__cover_range(cover, words, mark, level, span.lat_lo, lat_hi, span.u_lo, (uint32_t)u_hi);
+    return gf__cover_range(cover, words, mark, level, span.lat_lo, lat_hi, span.u_lo, (uint32_t)(GF__LON_SPAN_E7 - 1))
+         & gf__cover_range(cover, words, mark, level, span.lat_lo, lat_hi, 0, (uint32_t)(u_hi - GF__LON_SPAN_E7));
+}
+
+static void gf__cover_mark(gf__cells *cells, const gf__entry *entry) {
+    gf__cover_entry(cells->cover, cells->cover_words, 1, entry);
+}
+
+int gf__cover_holds(const gf__cells *cells, const gf__entry *entry) {
+    return gf__cover_entry(cells->cover, cells->cover_words, 0, entry);
+}
+
+/* Sets the filter bits of every cell with an entry and the coverage bits of every entry's box, and clears the
+ * rest. */
 static void gf__filter_rebuild(gf__cells *cells) {
     memset(cells->filter, 0, gf__filter_words(cells->size) * sizeof(uint64_t));
+    memset(cells->cover, 0, gf__cover_words(cells->size) * sizeof(uint64_t));
     for (uint64_t i = 0; i < cells->size; i++)
-        if (cells->slots[i].word != GF__EMPTY) gf__filter_set(cells, gf__entry_key(&cells->slots[i]));
+        if (cells->slots[i].word != GF__EMPTY) {
+            gf__filter_set(cells, gf__entry_key(&cells->slots[i]));
+            gf__cover_mark(cells, &cells->slots[i]);
+        }
     cells->stale = 0;
 }
 
@@ -40,19 +91,25 @@ int gf__cells_init(gf__cells *cells, size_t *bytes) {
     memset(cells, 0, sizeof *cells);
     cells->slots = gf__empty_slots(GF__SLOTS_INITIAL);
     cells->filter = calloc(gf__filter_words(GF__SLOTS_INITIAL), sizeof(uint64_t));
-    if (cells->slots == NULL || cells->filter == NULL) {
+    cells->cover = calloc(gf__cover_words(GF__SLOTS_INITIAL), sizeof(uint64_t));
+    cells->first = calloc(GF__SLOTS_INITIAL, 1);
+    if (cells->slots == NULL || cells->filter == NULL || cells->cover == NULL || cells->first == NULL) {
         gf__cells_free(cells);
         return -1;
     }
     cells->size = GF__SLOTS_INITIAL;
     cells->filter_words = (uint32_t)gf__filter_words(GF__SLOTS_INITIAL);
-    *bytes += GF__SLOTS_INITIAL * sizeof(gf__entry) + gf__filter_words(GF__SLOTS_INITIAL) * sizeof(uint64_t);
+    cells->cover_words = (uint32_t)gf__cover_words(GF__SLOTS_INITIAL);
+    *bytes += GF__SLOTS_INITIAL * (sizeof(gf__entry) + 1)
+            + (gf__filter_words(GF__SLOTS_INITIAL) + gf__cover_words(GF__SLOTS_INITIAL)) * sizeof(uint64_t);
     return 0;
 }
 
 void gf__cells_free(gf__cells *cells) {
     free(cells->slots);
     free(cells->filter);
+    free(cells->cover);
+    free(cells->first);
     free(cells->oversize);
     memset(cells, 0, sizeof *cells);
 }
@@ -91,18 +148,52 @@ gf__wide_entry gf__wide_entry_of(const gf__box *box, uint32_t slot) {
 
 /* ---- Hash slots ---- */
 
-/* Puts an entry into its place in home order (see gf_internal.h): after every entry whose home is its own or comes
- * before it on the run, shifting the rest of the run on by one slot (an entry never moves before its home). */
+/* Sets the start offset (gf__cells.first) of the home of every entry among `count` slots from slot `from` that is
+ * the first of its home: after entries moved, so that the offsets stay lower bounds (an entry moved back must not
+ * be skipped) and exact (one moved on need not be walked to). */
+static void gf__first_refresh(gf__cells *cells, uint32_t from, uint32_t count) {
+    uint32_t before = from == 0 ? cells->size - 1 : from - 1;
+    uint32_t previous_home = cells->slots[before].word == GF__EMPTY
+        ? GF__NIL : gf__cell_hash(gf__entry_key(&cells->slots[before]), cells->size);
+    for (uint32_t i = from, k = 0; k < count; k++, i = gf__next_slot(cells, i)) {
+        uint32_t home = gf__cell_hash(gf__entry_key(&cells->slots[i]), cells->size);
+        if (home != previous_home) {
+            uint32_t distance = i >= home ? i - home : i + cells->size - home;
+            cells->first[home] = (uint8_t)(distance < GF__FIRST_MAX ? distance : GF__FIRST_MAX);
+        }
+        previous_home = home;
+    }
+}
+
+/* Puts an entry into its place in home order (see gf_internal.h): after every entry whose home comes before its own
+ * on the run, and after those of its own home except its cell's entries with a larger southern edge (a cell's entries
+ * stay in ascending lat_lo order), shifting the rest of the run on by one slot (an entry never moves before its
+ * home). */
 static void gf__place(gf__cells *cells, gf__entry entry) {
-    uint32_t i = gf__cell_hash(gf__entry_key(&entry), cells->size);
-    for (uint32_t d = 0; cells->slots[i].word != GF__EMPTY && gf__displacement(cells, i) >= d; d++)
+    const uint64_t key = gf__entry_key(&entry);
+    const uint32_t home = gf__cell_hash(key, cells->size);
+    uint32_t i = home, d = 0;
+    int after_own_home = 0;  /* whether an entry of the same home comes before it */
+    for (; cells->slots[i].word != GF__EMPTY; d++) {
+        uint32_t displacement = gf__displacement(cells, i);
+        if (displacement < d) break;  /* a later home */
+        if (displacement == d && gf__entry_key(&cells->slots[i]) == key && cells->slots[i].box.lat_lo > entry.box.lat_lo)
+            break;  /* the first of its cell's entries lying further north */
+        after_own_home |= displacement == d;
         i = gf__next_slot(cells, i);
+    }
+    const uint32_t placed = i;
+    uint32_t moved_count = 0;
     while (entry.word != GF__EMPTY) {
         gf__entry moved = cells->slots[i];
         cells->slots[i] = entry;
         entry = moved;
         i = gf__next_slot(cells, i);
+        moved_count++;
     }
+    /* The entry may be its home's first; the entries after it moved one slot on. */
+    if (!after_own_home) cells->first[home] = (uint8_t)(d < GF__FIRST_MAX ? d : GF__FIRST_MAX);
+    gf__first_refresh(cells, gf__next_slot(cells, placed), moved_count - 1);
 }
 
 /* Grows the slot array so that one more entry keeps the load at or below 0.7: by a quarter at a time, so that just
@@ -118,37 +209,50 @@ static int gf__grow_slots(gf__cells *cells, size_t *bytes) {
     if (target > GF__SLOTS_MAX) return -1;
     gf__entry *slots = gf__empty_slots(target);
     uint64_t *filter = malloc(gf__filter_words(target) * sizeof(uint64_t));
-    if (slots == NULL || filter == NULL) {
+    uint64_t *cover = malloc(gf__cover_words(target) * sizeof(uint64_t));
+    uint8_t *first = calloc((size_t)target, 1);
+    if (slots == NULL || filter == NULL || cover == NULL || first == NULL) {
         free(slots);
         free(filter);
+        free(cover);
+        free(first);
         return -1;
     }
     gf__entry *old = cells->slots;
     cells->slots = slots;
     cells->size = (uint32_t)target;
+    free(cells->first);
+    cells->first = first;
     for (uint64_t i = 0; i < size; i++)
         if (old[i].word != GF__EMPTY) gf__place(cells, old[i]);
     free(old);
     free(cells->filter);
     cells->filter = filter;
     cells->filter_words = (uint32_t)gf__filter_words(target);
+    free(cells->cover);
+    cells->cover = cover;
+    cells->cover_words = (uint32_t)gf__cover_words(target);
     gf__filter_rebuild(cells);
-    *bytes += (size_t)((target - size) * sizeof(gf__entry))
-            + (gf__filter_words(target) - gf__filter_words(size)) * sizeof(uint64_t);
+    *bytes += (size_t)((target - size) * (sizeof(gf__entry) + 1))
+            + (gf__filter_words(target) - gf__filter_words(size) + gf__cover_words(target) - gf__cover_words(size))
+                  * sizeof(uint64_t);
     return 0;
 }
 
 /* Deletes slot i and shifts the rest of its run back by one slot up to an empty slot or an entry at its home, which
  * keeps the home order and leaves no tombstones. */
 static void gf__delete_slot(gf__cells *cells, uint32_t i) {
-    uint32_t j = gf__next_slot(cells, i);
+    const uint32_t deleted = i;
+    uint32_t j = gf__next_slot(cells, i), moved_count = 0;
     while (cells->slots[j].word != GF__EMPTY && gf__displacement(cells, j) > 0) {
         cells->slots[i] = cells->slots[j];
         i = j;
         j = gf__next_slot(cells, j);
+        moved_count++;
     }
     memset(&cells->slots[i], 0xFF, sizeof cells->slots[i]);
     cells->used--;
+    gf__first_refresh(cells, deleted, moved_count);  /* the entries moved one slot back */
 }
 
 int gf__cells_reserve(gf__cells *cells, int oversize, size_t *bytes) {
@@ -172,6 +276,7 @@ void gf__cells_add(gf__cells *cells, const gf__box *box, uint32_t level, uint32_
     gf__place(cells, entry);
     cells->used++;
     gf__filter_set(cells, key);
+    gf__cover_mark(cells, &entry);
 }
 
 void gf__cells_remove(gf__cells *cells, const gf__box *box, uint32_t level, uint32_t slot) {
@@ -183,9 +288,9 @@ void gf__cells_remove(gf__cells *cells, const gf__box *box, uint32_t level, uint
         i = gf__next_slot(cells, i);
     }
     gf__delete_slot(cells, i);
-    /* The cell's filter bit stays set (the cell may hold other entries, another cell may share the bit). Rebuilding
-     * after a quarter of the slot count in removals keeps the stale bits below that and costs O(1) per removal,
-     * amortised. */
+    /* The cell's filter bit and the box's coverage bits stay set (other entries may need them, other cells and
+     * blocks may share them). Rebuilding after a quarter of the slot count in removals keeps the stale bits below
+     * that and costs O(1) per removal, amortised (at most 25 coverage bits per entry). */
     if (++cells->stale > cells->size / 4) gf__filter_rebuild(cells);
 }
 

@@ -43,29 +43,21 @@ static int gf__add_candidate(gf_cursor *cursor, uint32_t *m, uint32_t level, uin
     return 1;
 }
 
-/* Adds the entries of one cell whose box meets the area, each with its box back in grid offsets: the quantised
- * window box widened to whole quantisation steps, which contains the fence's box. Returns 0 when they do not fit. */
+/* Adds the entries of one cell whose box meets the area, each with its box back in grid offsets (gf__entry_span).
+ * Returns 0 when they do not fit. */
 static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__query_span *area, uint64_t key,
                            uint32_t *m) {
     const gf__cells *cells = &table->cells;
     const uint32_t level = gf__key_level(key), row = gf__key_row(key), col = gf__key_col(key);
     gf__window_box q;
     if (!gf__window_query(area, level, row, col, &q)) return 1;
-    const uint32_t shift = gf__cell_shift(level), reach = 1u << (level - 1), qs = gf__window_shift(level);
-    const int64_t lat0 = ((int64_t)row << shift) - reach;
-    int64_t u0 = ((int64_t)col << shift) - reach;
-    if (u0 < 0) u0 += GF__LON_SPAN_E7;
     gf__cell_run run = gf__cell_run_start(cells, key);
     for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
         const gf__entry *entry = &cells->slots[i];
+        if (entry->box.lat_lo > q.lat_hi) break;  /* this and the cell's further entries lie north of the area */
         if (!gf__window_meets(&entry->box, &q)) continue;
-        int64_t lat_lo = lat0 + ((int64_t)entry->box.lat_lo << qs);
-        int64_t lat_hi = lat0 + ((int64_t)entry->box.lat_hi << qs) + ((1 << qs) - 1);
-        int64_t u_lo = u0 + ((int64_t)entry->box.u_lo << qs);
-        if (u_lo >= GF__LON_SPAN_E7) u_lo -= GF__LON_SPAN_E7;
-        int64_t u_span = ((int64_t)(entry->box.u_hi - entry->box.u_lo) << qs) + ((1 << qs) - 1);
-        if (!gf__add_candidate(cursor, m, level, gf__entry_slot(entry), (uint32_t)(lat_lo < 0 ? 0 : lat_lo),
-                               (uint32_t)lat_hi, (uint32_t)u_lo, (uint32_t)u_span))
+        gf__query_span box = gf__entry_span(entry);
+        if (!gf__add_candidate(cursor, m, level, gf__entry_slot(entry), box.lat_lo, box.lat_hi, box.u_lo, box.u_span))
             return 0;
     }
     return 1;
@@ -86,8 +78,10 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor) {
     gf__filter_cache filter = {GF__NO_BLOCK, 0};
     for (uint32_t i = 0; i < table->level_count; i++) {
         const uint32_t level = table->levels[i], start = m;
+        /* The level's cells, unless its coverage map shows no fence box reaching the area. */
         gf__cell_rect rect = gf__probe_rect(&area, level);
-        if (gf__rect_cells(&rect) > 36) return 0;
+        if (!gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi)) rect.segments = 0;
+        else if (gf__rect_cells(&rect) > 36) return 0;
         for (uint32_t s = 0; s < rect.segments; s++)
             for (uint32_t col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
                 for (uint32_t row = rect.row_lo; row <= rect.row_hi; row++) {
@@ -149,7 +143,6 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
         || (uint64_t)box->u_hi >= u_lo + (1u << finest))
         return;  /* across a finest cell's edge: no area below holds it */
     cursor->table_ = table;
-    cursor->epoch_ = table->epoch;
     cursor->area_ = 0;
     /* The widest square whose fences fit, down to the finest cell (each holds the box: the squares nest); that cell
      * without candidates if none fits. */
@@ -161,6 +154,9 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
             break;
         }
     }
+    /* Set last, when few registers are live: gcc on armhf moves a uint64_t through a VFP register when the integer
+     * ones run short, and the query path must not touch the FPU (make no-fpu-check). */
+    cursor->epoch_ = table->epoch;
     gf__remember_reach(cursor, margin_mm);
 }
 

@@ -197,13 +197,16 @@ _Static_assert((GF__LAT_SPAN_E7 >> (GF__LEVEL_MIN + GF__CELL_EXTRA)) < (1 << 18)
  * reads a cell's fences where the hash leads it, with no second array. The entries of one cell all hash to the same
  * home slot and so sit together in one probe run (with, possibly, entries of other keys of that home): a cell is read
  * by walking from its home slot past entries of earlier homes, and taking those of its home with its key
- * (gf__cell_run). A query rejects most of them by
+ * (gf__cell_run). A cell's entries lie in ascending order of their box's southern edge (window lat_lo), so a query
+ * stops reading a cell at the first entry north of its box. A query rejects most of them by
  * the box compare alone (the fence record, a second miss, is read only when the boxes overlap). An occupancy filter
- * (a bit per cell key) answers most lookups of empty cells without touching the slots.
+ * (a bit per cell key) answers most lookups of empty cells without touching the slots, and a coverage map (a bit per
+ * sub-cell reached by some fence box) most lookups of a fix away from every fence, before any cell is looked up.
  * Invariants (checked by gf_table_verify):
  *   - a slot is empty iff its word is GF__EMPTY;
  *   - each entry is reachable from its key's home slot without crossing an empty slot, and an entry's displacement
  *     (its distance from its home) exceeds the previous slot's by at most one (home order);
+ *   - along a run, the entries of one key have ascending window lat_lo;
  *   - each live fence that fits its level has exactly one entry, in the cell of its box's midpoint, whose box
  *     (gf__entry_of) contains the fence's; each oversize fence has exactly one oversize entry; nothing else.
  */
@@ -309,12 +312,23 @@ typedef struct gf__cells {
      * rebuild (after a quarter of the slot count in removals, or when the slot array grows). */
     uint64_t *filter;
     uint32_t filter_words;  /* 64-bit words in filter */
-    uint32_t stale;         /* removals since the filter was rebuilt */
+    /* The coverage map (see gf__cover_meets): GF__COVER_BITS_PER_SLOT x slot count bits, in whole words. A clear
+     * bit proves that no fence box of a level reaches a sub-cell, which answers most fixes away from every fence with
+     * one word per level, before any cell is looked up. Rebuilt with the filter. */
+    uint64_t *cover;
+    uint32_t cover_words;   /* 64-bit words in cover */
+    /* Per home slot h: how far from h a lookup may start, a lower bound of the distance from h to the first entry
+     * whose home is h (exact, up to GF__FIRST_MAX, as the table changes: see gf__first_refresh). A lookup then skips
+     * the entries that earlier homes pushed past h (at 10^6 fences about as many as a cell's own) without reading
+     * them. Any value is right for a home without entries. */
+    uint8_t *first;
+    uint32_t stale;         /* removals since the filter and the coverage map were rebuilt */
     gf__wide_entry *oversize;  /* the oversize fences, in ascending slot order */
     uint32_t oversize_count, oversize_cap;
 } gf__cells;
 
 #define GF__FILTER_BITS_PER_SLOT 8u
+#define GF__FIRST_MAX 255u  /* the largest start offset a home's byte holds */
 
 static inline uint32_t gf__next_slot(const gf__cells *cells, uint32_t i) {
     return i + 1 == cells->size ? 0 : i + 1;
@@ -357,12 +371,117 @@ static inline int gf__filter_maybe_near(const gf__cells *cells, uint64_t key, gf
     return (int)((cache->word >> (((key >> (GF__KEY_ROW_SHIFT - 3)) & 0x38) | (key & 7))) & 1u);
 }
 
+/* ---- The coverage map ----
+ *
+ * Each level k has a grid of sub-cells 2^(k - GF__COVER_FINER) e7 on a side (a quarter of its cells' side), one bit
+ * each, set when the box of some fence of that level overlaps the sub-cell; the box is the one its entry stores
+ * (gf__entry_span: the window box widened to whole quantisation steps, which holds the fence's box). A fence's box is
+ * at most 2^k e7 on a side, so it marks at most 5 x 5 sub-cells. Then a query box overlapping only clear sub-cells
+ * meets no fence box of the level (two boxes that meet share a point, and its sub-cell is marked), and the level's
+ * cells need not be looked up. Why finer than the cells: a query probes the 2 x 2 cells whose window meets its box,
+ * and at the coarser levels of a crowded table most such cells hold an entry, while most points of the plane still
+ * lie in no fence's box (at 10^5 fences over 10 x 10 deg, nearly every cell of the 5.8 km level is occupied, a
+ * quarter of its sub-cells marked).
+ * Layout as the filter's: sub-cells in blocks of 8 x 8 (bit (row & 7) * 8 + (col & 7) of one 64-bit word), a block's
+ * word chosen by a multiplicative hash of (level, block row, block column), so that blocks sharing a word can only
+ * add "maybe"s, never lose one. Removals leave bits set until the next rebuild (gf__cells_remove).
+ * Sub-cell rows and columns fit: at level 13, 1.8e9 >> 11 < 2^20 rows and 3.6e9 >> 11 < 2^21 columns. */
+#define GF__COVER_FINER 2
+#define GF__COVER_BITS_PER_SLOT 32u
+_Static_assert(GF__LEVEL_MIN > GF__COVER_FINER, "sub-cells of the finest level are at least 1 e7");
+
+/* Most blocks a coverage test reads; a box overlapping more counts as covered (the cells are then looked up). */
+#define GF__COVER_BLOCKS_MAX 16u
+
+static inline uint32_t gf__cover_shift(uint32_t level) { return level - GF__COVER_FINER; }
+
+/* The word of the block (block_row, block_col) of a level: the block's hash, top 32 bits scaled to the word count
+ * (as gf__filter_bit; another odd constant, so that a block and a cell sharing numbers do not share a fate). */
+static inline uint32_t gf__cover_word(uint32_t level, uint32_t block_row, uint32_t block_col, uint32_t words) {
+    uint64_t block = ((uint64_t)((level - GF__LEVEL_MIN) / GF__LEVEL_STEP) << 42) | ((uint64_t)block_row << 21)
+                   | block_col;
+    uint64_t hash = (block * 0xC2B2AE3D27D4EB4FULL) >> 32;
+    return (uint32_t)((hash * words) >> 32);
+}
+
+/* The bits of rows row_lo..row_hi and columns col_lo..col_hi (each 0..7) of a block's word. */
+static inline uint64_t gf__cover_mask(uint32_t row_lo, uint32_t row_hi, uint32_t col_lo, uint32_t col_hi) {
+    uint64_t cols = (uint64_t)((0xFFu >> (7 - col_hi)) & (0xFFu << col_lo)) * 0x0101010101010101ULL;
+    uint64_t rows = (~(uint64_t)0 >> (8 * (7 - row_hi))) & (~(uint64_t)0 << (8 * row_lo));
+    return cols & rows;
+}
+
+/* Whether any marked sub-cell of `level` lies in latitudes lat_lo..lat_hi (<= 1.8e9) and longitudes u_lo..u_hi
+ * (0 <= u_lo <= u_hi < 3.6e9: a box across +-180 deg is tested as its two parts). 1 also when the box overlaps more
+ * than GF__COVER_BLOCKS_MAX blocks (not worth testing). */
+static inline int gf__cover_meets_range(const uint64_t *cover, uint32_t words, uint32_t level, uint32_t lat_lo,
+                                        uint32_t lat_hi, uint32_t u_lo, uint32_t u_hi) {
+    const uint32_t shift = gf__cover_shift(level);
+    const uint32_t row_lo = lat_lo >> shift, row_hi = lat_hi >> shift, col_lo = u_lo >> shift, col_hi = u_hi >> shift;
+    if ((uint64_t)((row_hi >> 3) - (row_lo >> 3) + 1) * ((col_hi >> 3) - (col_lo >> 3) + 1) > GF__COVER_BLOCKS_MAX)
+        return 1;
+    for (uint32_t block_row = row_lo >> 3; block_row <= row_hi >> 3; block_row++) {
+        uint32_t r0 = block_row == row_lo >> 3 ? row_lo & 7 : 0, r1 = block_row == row_hi >> 3 ? row_hi & 7 : 7;
+        for (uint32_t block_col = col_lo >> 3; block_col <= col_hi >> 3; block_col++) {
+            uint32_t c0 = block_col == col_lo >> 3 ? col_lo & 7 : 0, c1 = block_col == col_hi >> 3 ? col_hi & 7 : 7;
+            if (cover[gf__cover_word(level, block_row, block_col, words)] & gf__cover_mask(r0, r1, c0, c1)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether some fence box of `level` may meet the box lat_lo..lat_hi (<= 1.8e9), u_lo..u_hi (0 <= u_lo < 3.6e9,
+ * u_hi past 3.6e9 across +-180 deg). 0 proves that none does. */
+static inline int gf__cover_meets(const gf__cells *cells, uint32_t level, uint32_t lat_lo, uint32_t lat_hi,
+                                  int64_t u_lo, int64_t u_hi) {
+    const uint32_t shift = gf__cover_shift(level);
+    if (u_hi < GF__LON_SPAN_E7 && lat_lo >> shift == lat_hi >> shift && u_lo >> shift == u_hi >> shift) {
+        /* One sub-cell (a small query box, most of the time): one bit. */
+        const uint32_t row = lat_lo >> shift, col = (uint32_t)(u_lo >> shift);
+        return (int)((cells->cover[gf__cover_word(level, row >> 3, col >> 3, cells->cover_words)]
+                      >> ((row & 7) * 8 + (col & 7))) & 1u);
+    }
+    if (u_hi - u_lo >= GF__LON_SPAN_E7 - 1) return 1;
+    if (u_hi < GF__LON_SPAN_E7)
+        return gf__cover_meets_range(cells->cover, cells->cover_words, level, lat_lo, lat_hi, (uint32_t)u_lo,
+                                     (uint32_t)u_hi);
+    return gf__cover_meets_range(cells->cover, cells->cover_words, level, lat_lo, lat_hi, (uint32_t)u_lo,
+                                 (uint32_t)(GF__LON_SPAN_E7 - 1))
+        || gf__cover_meets_range(cells->cover, cells->cover_words, level, lat_lo, lat_hi, 0,
+                                 (uint32_t)(u_hi - GF__LON_SPAN_E7));
+}
+
+/* An entry's box in grid offsets (latitudes lat_lo..lat_hi, longitudes u_lo .. u_lo + u_span modulo 360 deg): its
+ * window box widened to whole quantisation steps, which contains the fence's box. lat_lo is clamped at the south
+ * pole; lat_hi may lie a little past the north pole. */
+static inline gf__query_span gf__entry_span(const gf__entry *entry) {
+    const uint64_t key = gf__entry_key(entry);
+    const uint32_t level = gf__key_level(key), shift = gf__cell_shift(level), reach = 1u << (level - 1);
+    const uint32_t qs = gf__window_shift(level), step = (1u << qs) - 1;
+    const int64_t lat0 = ((int64_t)gf__key_row(key) << shift) - reach;
+    int64_t u0 = ((int64_t)gf__key_col(key) << shift) - reach;
+    if (u0 < 0) u0 += GF__LON_SPAN_E7;
+    int64_t lat_lo = lat0 + ((int64_t)entry->box.lat_lo << qs);
+    int64_t u_lo = u0 + ((int64_t)entry->box.u_lo << qs);
+    if (u_lo >= GF__LON_SPAN_E7) u_lo -= GF__LON_SPAN_E7;
+    gf__query_span span;
+    span.lat_lo = (uint32_t)(lat_lo < 0 ? 0 : lat_lo);
+    span.lat_hi = (uint32_t)(lat0 + ((int64_t)entry->box.lat_hi << qs) + step);
+    span.u_lo = (uint32_t)u_lo;
+    span.u_span = ((uint32_t)(entry->box.u_hi - entry->box.u_lo) << qs) + step;
+    return span;
+}
+
 static inline uint32_t gf__cell_hash(uint64_t key, uint32_t size) {
-    /* Fibonacci hashing: multiply by 2^64 / golden ratio and keep the TOP 32 bits, which depend on every key bit, so
-     * neighbouring cells and cells of different levels land far apart (Knuth 6.4); then scale them to the slot count
-     * (h * size / 2^32, Lemire's range reduction), which need not be a power of two: the array grows by a quarter, not by
-     * doubling, so its load stays between 0.56 and 0.7 instead of 0.35 and 0.7. */
-    uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> 32);
+    /* Multiply, fold the high half down, multiply again (splitmix64's mixer, one round short) and keep the TOP 32 bits,
+     * which depend on every key bit; then scale them to the slot count (h * size / 2^32, Lemire's range reduction),
+     * which need not be a power of two: the array grows by a quarter, not by doubling, so its load stays between 0.56
+     * and 0.7 instead of 0.35 and 0.7. Why not one multiplication (Fibonacci hashing): with cell keys (level, row,
+     * column) it sent the crowded 5.8 km cells of 10^6 fences to shared homes half again as often as chance would
+     * (12.9 entries at an entry's home against 8.6 expected), and a lookup walks past those. */
+    uint64_t mixed = key * 0xBF58476D1CE4E5B9ULL;
+    mixed ^= mixed >> 31;
+    uint32_t h = (uint32_t)((mixed * 0x94D049BB133111EBULL) >> 32);
     return (uint32_t)(((uint64_t)h * size) >> 32);
 }
 
@@ -381,7 +500,9 @@ typedef struct gf__cell_run {
 } gf__cell_run;
 
 static inline gf__cell_run gf__cell_run_start(const gf__cells *cells, uint64_t key) {
-    gf__cell_run run = {key, gf__cell_hash(key, cells->size), 0};
+    uint32_t home = gf__cell_hash(key, cells->size), skip = cells->first[home];
+    uint32_t at = home + skip < cells->size ? home + skip : home + skip - cells->size;
+    gf__cell_run run = {key, at, skip};
     return run;
 }
 
@@ -411,6 +532,8 @@ void gf__cells_remove(gf__cells *cells, const gf__box *box, uint32_t level, uint
 /* Adds or removes an oversize fence's entry. Adding requires a prior reserve; neither allocates. */
 void gf__oversize_add(gf__cells *cells, const gf__box *box, uint32_t slot);
 void gf__oversize_remove(gf__cells *cells, uint32_t slot);
+/* Whether every sub-cell the entry's box overlaps is marked in the coverage map (for gf_table_verify). */
+int gf__cover_holds(const gf__cells *cells, const gf__entry *entry);
 /* The entry a fence with this box at this level (which it fits) has: its cell key and window box. */
 uint64_t gf__entry_of(const gf__box *box, uint32_t level, gf__window_box *window);
 /* The oversize entry of a fence with this box. */

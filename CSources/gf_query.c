@@ -91,7 +91,7 @@ static inline void gf__test_fence(const gf_table *table, uint32_t slot, int64_t 
     gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), distance_mm);
 }
 
-/* Tests the fences of one cell: its entries (gf__cell_run) whose box meets the query's. */
+/* Tests the fences of one cell: its entries (gf__cell_run, in ascending lat_lo) whose box meets the query's. */
 static void gf__scan_cell(const gf_table *table, uint64_t key, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
     gf__window_box q;
     uint32_t level = gf__key_level(key);
@@ -100,6 +100,7 @@ static void gf__scan_cell(const gf_table *table, uint64_t key, int64_t margin_q,
     gf__cell_run run = gf__cell_run_start(cells, key);
     for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
         const gf__entry *entry = &cells->slots[i];
+        if (entry->box.lat_lo > q.lat_hi) break;  /* this and the cell's further entries lie north of the box */
         if (gf__window_meets(&entry->box, &q)) gf__test_fence(table, gf__entry_slot(entry), margin_q, margin_mm, sink);
     }
 }
@@ -154,7 +155,8 @@ static void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t 
 /* Most cells per level looked up together (a small box probes 2 x 2; more go through gf__scan_rect). */
 #define GF__PROBE_CELLS 4
 
-/* Searches every occupied level for the box. Two passes: the first finds each level's cells and checks their filter
+/* Searches every occupied level for the box. Two passes: the first skips each level whose coverage map shows no fence
+ * box near (most levels, for a fix away from every fence), finds the other levels' cells and checks their filter
  * bits, and starts loading the home slot of every cell the filter does not rule out; the second reads them. A fix in
  * a new place misses the cache on each of those slots, and loads that do not wait for one another overlap. */
 static void gf__search(const gf_table *table, const gf__box *box, int64_t margin_q, uint32_t margin_mm,
@@ -168,6 +170,10 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
         /* gf__probe_rect's cells, computed here in the common case: the grown box neither across the seam nor wider
          * than two cells (a latitude past a pole has no cell, hence the clamps). */
         const uint32_t level = table->levels[i], shift = gf__cell_shift(level);
+        if (!gf__cover_meets(cells, level, box->lat_lo, box->lat_hi, box->u_lo, box->u_hi)) {
+            found[i] = 0;  /* no fence box of the level reaches the query's */
+            continue;
+        }
         const int64_t reach = (int64_t)1 << (level - 1);
         int64_t lat_lo = (int64_t)box->lat_lo - reach, lat_hi = (int64_t)box->lat_hi + reach;
         int64_t u_lo = box->u_lo - reach, u_hi = box->u_hi + reach;
@@ -186,7 +192,7 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
             for (uint32_t row = row_lo; row <= row_hi; row++) {
                 uint64_t k = gf__cell_key(level, row, col);
                 if (!gf__filter_maybe_near(cells, k, &filter)) continue;
-                __builtin_prefetch(&cells->slots[gf__cell_hash(k, cells->size)]);
+                __builtin_prefetch(&cells->slots[gf__cell_run_start(cells, k).at]);
                 key[i][found[i]++] = k;
             }
     }

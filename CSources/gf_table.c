@@ -404,6 +404,8 @@ gf_status gf_table_verify(const gf_table *table) {
             int same_box = 0;
             if (gf__occurrences(cells, word, &window, &same_box) != 1 || !same_box) return GF_ERR_CORRUPT;
             if (!gf__filter_maybe(cells, word >> 24)) return GF_ERR_CORRUPT;
+            gf__entry entry = {word, window};
+            if (!gf__cover_holds(cells, &entry)) return GF_ERR_CORRUPT;
             expected_entries++;
         } else {
             gf__wide_entry wide = gf__wide_entry_of(&box, slot);
@@ -443,8 +445,21 @@ gf_status gf_table_verify(const gf_table *table) {
         if (cells->slots[previous].word == GF__EMPTY ? displacement != 0
                                                       : displacement > gf__displacement(cells, previous) + 1)
             return GF_ERR_CORRUPT;
+        /* The first entry of its home: the home's start offset is its distance (up to GF__FIRST_MAX). */
+        uint32_t home = gf__cell_hash(gf__entry_key(entry), cells->size);
+        if ((cells->slots[previous].word == GF__EMPTY
+             || gf__cell_hash(gf__entry_key(&cells->slots[previous]), cells->size) != home)
+            && cells->first[home] != (displacement < GF__FIRST_MAX ? displacement : GF__FIRST_MAX))
+            return GF_ERR_CORRUPT;
         uint32_t fence = gf__entry_slot(entry);
         if (fence >= table->slots_used || table->fences[fence].radius_mm == 0) return GF_ERR_CORRUPT;
+        /* The next entry of the same key on the run (entries of one key share a home: look no further than it). */
+        for (uint32_t j = gf__next_slot(cells, i), d = displacement + 1;
+             cells->slots[j].word != GF__EMPTY && gf__displacement(cells, j) == d && j != i; j = gf__next_slot(cells, j), d++)
+            if (gf__entry_key(&cells->slots[j]) == gf__entry_key(entry)) {
+                if (cells->slots[j].box.lat_lo < entry->box.lat_lo) return GF_ERR_CORRUPT;
+                break;
+            }
     }
     for (uint32_t i = 0; i < cells->oversize_count; i++) {
         uint32_t fence = cells->oversize[i].slot;

@@ -1,18 +1,21 @@
 /*
  * query_count.c -- the query workload whose instructions scripts/cross-check.sh counts with callgrind:
  *
- *   valgrind --tool=callgrind --toggle-collect=run_queries build/<target>/query_count [margin_mm]
+ *   valgrind --tool=callgrind --toggle-collect=run_queries build/<target>/query_count [margin_mm [fences [fixes]]]
  *
- * 10^5 fences uniform over a country-sized area inland of Brisbane (lat -35..-25, lon 145..155), radii 20 m .. 2 km
- * log-uniform (the `uniform` dataset of `swift run perf`), and 10^4 fixes of a vehicle driving through it at 1 Hz,
- * 10-30 m apart (its `drive` workload). Only run_queries is counted, so building the table does not show.
- * An instruction count is deterministic where a time is not, and cheap to compare across commits.
+ * 10^5 fences (or `fences`) uniform over a country-sized area inland of Brisbane (lat -35..-25, lon 145..155), radii
+ * 20 m .. 2 km log-uniform (the `uniform` dataset of `swift run perf`), and 10^4 fixes of a vehicle driving through
+ * it at 1 Hz, 10-30 m apart (its `drive` workload), each asked with gf_query; `fixes` "tracked" asks them with
+ * gf_query_tracked and one cursor, "random" asks 10^4 fixes uniform over the area instead (its `random` workload).
+ * Only run_queries is counted, so building the table does not show. An instruction count is deterministic where a
+ * time is not, and cheap to compare across commits.
  */
 #include "geofence.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { FENCES = 100000, FIXES = 10000, HITS = 256 };
 
@@ -52,13 +55,18 @@ static void drive(gf_point *fixes) {
     }
 }
 
-/* The counted part: every fix queried once. noinline and external, so that callgrind can find it by name. */
-__attribute__((noinline)) size_t run_queries(const gf_table *table, const gf_point *fixes, uint32_t margin_mm) {
+/* The counted part: every fix queried once, with one cursor when tracked. noinline and external, so that callgrind
+ * can find it by name. */
+__attribute__((noinline)) size_t run_queries(const gf_table *table, const gf_point *fixes, uint32_t margin_mm,
+                                             int tracked) {
     static gf_hit hits[HITS];
+    gf_cursor cursor = {0};
     size_t total = 0;
     for (int i = 0; i < FIXES; i++) {
         size_t count = 0;
-        if (gf_query(table, fixes[i], margin_mm, hits, HITS, &count) != GF_OK) abort();
+        gf_status status = tracked ? gf_query_tracked(table, &cursor, fixes[i], margin_mm, hits, HITS, &count)
+                                   : gf_query(table, fixes[i], margin_mm, hits, HITS, &count);
+        if (status != GF_OK) abort();
         total += count;
     }
     return total;
@@ -66,18 +74,28 @@ __attribute__((noinline)) size_t run_queries(const gf_table *table, const gf_poi
 
 int main(int argc, char **argv) {
     uint32_t margin_mm = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 0;
+    unsigned long fences = argc > 2 ? strtoul(argv[2], NULL, 10) : FENCES;
+    const char *workload = argc > 3 ? argv[3] : "drive";
+    int tracked = strcmp(workload, "tracked") == 0, random_fixes = strcmp(workload, "random") == 0;
+    if (fences == 0 || fences > GF_CAPACITY_MAX || !(tracked || random_fixes || strcmp(workload, "drive") == 0)) {
+        fprintf(stderr, "usage: query_count [margin_mm [fences (1..%u) [drive|tracked|random]]]\n", GF_CAPACITY_MAX);
+        return 2;
+    }
     gf_table *table = NULL;
     static gf_point fixes[FIXES];
-    if (gf_table_create(FENCES, &table) != GF_OK) return 1;
-    for (int i = 0; i < FENCES; i++) {
+    if (gf_table_create((uint32_t)fences, &table) != GF_OK) return 1;
+    for (unsigned long i = 0; i < fences; i++) {
         gf_point centre = point(uniform(south, north), uniform(west, east));
         uint32_t radius_mm = (uint32_t)lround(20000 * pow(100, uniform(0, 1)));
         gf_handle handle;
         if (gf_fence_add(table, centre, radius_mm, &handle) != GF_OK) return 1;
     }
-    drive(fixes);
-    size_t hits = run_queries(table, fixes, margin_mm);
-    printf("query_count: %d fences, %d drive fixes, margin %lu mm: %lu hits, table %lu bytes\n", FENCES, FIXES,
+    if (random_fixes)
+        for (int i = 0; i < FIXES; i++) fixes[i] = point(uniform(south, north), uniform(west, east));
+    else
+        drive(fixes);
+    size_t hits = run_queries(table, fixes, margin_mm, tracked);
+    printf("query_count: %lu fences, %d %s fixes, margin %lu mm: %lu hits, table %lu bytes\n", fences, FIXES, workload,
            (unsigned long)margin_mm, (unsigned long)hits, (unsigned long)gf_table_memory(table));
     gf_table_destroy(table);
     return 0;
