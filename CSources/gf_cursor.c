@@ -7,9 +7,9 @@
  *
  * Wide: an aligned square of 4 x 4 cells of the finest occupied level k (2^(k+2) e7: 364 m at level 13), so a
  * vehicle changes area about every side's length. When its fences do not fit in the cursor: the 2 x 2 square within
- * it holding the fix, then the one cell. When they do not fit either, the cursor remembers that cell with no
- * candidates, and fixes in it search the index as gf_query does (a crowd of small fences: the lookups are then a
- * small part of the work).
+ * it holding the query's box, then the one cell. When they do not fit either, the cursor remembers the smallest of
+ * those squares holding the box with no candidates, and fixes in it search the index as gf_query does (a crowd of
+ * small fences: the lookups are then a small part of the work).
  */
 #include "gf_internal.h"
 
@@ -132,24 +132,31 @@ static void gf__remember_reach(gf_cursor *cursor, uint32_t margin_mm) {
     cursor->margin_mm_ = margin_mm;
 }
 
-/* Makes the cursor remember the area around a box that lies in one finest cell: the widest aligned square holding
- * that cell whose fences fit in the cursor, else the cell without candidates. A box in no such cell (across a cell edge, the seam,
- * or wider than a cell) leaves the cursor as it was: what it remembers still holds for boxes in its area. */
+/* Whether the aligned square of 2^shift e7 that holds the box's south-west corner (gf__set_area's) holds all of it. */
+static int gf__square_holds(const gf__box *box, uint32_t shift) {
+    const uint64_t side = (uint64_t)1 << shift;
+    const uint64_t lat_lo = (uint64_t)(box->lat_lo >> shift) << shift;
+    const uint64_t u_lo = (uint64_t)(box->u_lo >> shift) << shift;
+    return (uint64_t)box->lat_hi < lat_lo + side && (uint64_t)box->u_hi < u_lo + side;
+}
+
+/* Makes the cursor remember an area around a box: the widest aligned square holding the box (4 x 4, 2 x 2 finest
+ * cells or one) whose fences fit in the cursor; when none fits, the smallest square holding the box, without
+ * candidates (fixes there search the index). A box that straddles a finest cell's edge is held by a wider square (a
+ * vehicle's query with a margin of tens of metres often does). A box that no square holds (across the widest
+ * square's edge, the seam, or wider) leaves the cursor as it was: what it remembers still holds for boxes in its
+ * area. */
 void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box *box, uint32_t margin_mm) {
     const uint32_t finest = table->levels[0], widest = finest + GF__WIDE_BITS;
-    const uint32_t lat_lo = (box->lat_lo >> finest) << finest;
-    const uint64_t u_lo = (uint64_t)(box->u_lo >> finest) << finest;
-    if (box->u_hi >= GF__LON_SPAN_E7 || (uint64_t)box->lat_hi >= (uint64_t)lat_lo + (1u << finest)
-        || (uint64_t)box->u_hi >= u_lo + (1u << finest))
-        return;  /* across a finest cell's edge: no area below holds it */
+    if (box->full_lon || box->u_hi >= GF__LON_SPAN_E7 || !gf__square_holds(box, widest)) return;
     cursor->table_ = table;
     cursor->area_ = 0;
-    /* The widest square whose fences fit, down to the finest cell (each holds the box: the squares nest); that cell
-     * without candidates if none fits. */
+    /* The widest square whose fences fit (the squares nest, each holding the box's south-west corner); the smallest
+     * one holding the box without candidates if none fits. */
     for (uint32_t shift = widest;; shift--) {
         gf__set_area(cursor, box, shift);
         if (gf__gather(table, cursor)) break;
-        if (shift == finest) {
+        if (shift == finest || !gf__square_holds(box, shift - 1)) {
             cursor->candidates_ = GF__NIL;
             break;
         }
