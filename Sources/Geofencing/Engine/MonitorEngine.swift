@@ -119,13 +119,8 @@ struct MonitorEngine {
     /// The records of the regions `changed` lists, by identifier; empties the list.
     private mutating func takeChangedStates() -> [String: RegionStateRecord] {
         guard changed.count > 0 else { return Dictionary() }  // the empty one, without a literal's initialiser
-        var states: [String: RegionStateRecord] = [:]
-        states.reserveCapacity(changed.count)
-        for slot in changed.slots where regions.isOccupied(slot) {
-            states[regions.identifiers[slot]] = stateRecord(of: slot)
-        }
-        changed.removeAll()
-        return states
+        defer { changed.removeAll() }
+        return changedStates(from: 0, limit: changed.count)
     }
 
     /// Up to `limit` records of the regions `changed` lists, from its `start`th member on, by identifier; leaves

@@ -53,8 +53,10 @@ struct NMEACycleEnd: Sendable {
         let time = Self.registeredTime(of: sentence)
         var startsCycleAt: Int64?
         if let time {
-            if time != lastRegisteredTime { startsCycleAt = time }
-            if time != lastRegisteredTime, let ended = lastTimedType, !continuation { enders.insert(ended) }
+            if time != lastRegisteredTime {
+                startsCycleAt = time
+                if let ended = lastTimedType, !continuation { enders.insert(ended) }
+            }
             lastRegisteredTime = time
             lastTimedType = type
         } else if continuation {

@@ -121,13 +121,18 @@ extension NMEASentence {
     /// fixes' speeds). Formatted as gpsd's printf does, from the exact binary value: 4.05 knots is 2.0834999... m/s,
     /// which prints as 2.083, where rounding 2083.5 (the product with 1000, rounded up) would give 2.084.
     static func speedAsGPSDReportsIt(_ metresPerSecond: Double) -> Double {
-        Double(String(format: "%.3f", metresPerSecond)) ?? metresPerSecond
+        asGPSDPrintsIt(metresPerSecond, format: "%.3f")
     }
 
     /// A course in degrees as gpsd's TPV carries it (printed with 4 decimals, then read back by libgps), formatted
     /// from the exact binary value as gpsd's printf does, for the reason of `speedAsGPSDReportsIt`.
     static func courseAsGPSDReportsIt(_ degrees: Double) -> Double {
-        Double(String(format: "%.4f", degrees)) ?? degrees
+        asGPSDPrintsIt(degrees, format: "%.4f")
+    }
+
+    /// `value` printed with gpsd's printf format and read back.
+    private static func asGPSDPrintsIt(_ value: Double, format: String) -> Double {
+        Double(String(format: format, value)) ?? value
     }
 
     static func isDigit(_ byte: UInt8) -> Bool {
