@@ -361,9 +361,13 @@ typedef struct gf__filter_cache {
     uint64_t block, word;
 } gf__filter_cache;
 
+/* The block of a cell key: the key without the low 3 bits of its row and column. */
+static inline uint64_t gf__filter_block(uint64_t key) {
+    return key & ~(((uint64_t)7 << GF__KEY_ROW_SHIFT) | 7);
+}
+
 static inline int gf__filter_maybe_near(const gf__cells *cells, uint64_t key, gf__filter_cache *cache) {
-    const uint64_t in_block = ((uint64_t)7 << GF__KEY_ROW_SHIFT) | 7;
-    uint64_t block = key & ~in_block;
+    uint64_t block = gf__filter_block(key);
     if (block != cache->block) {
         cache->block = block;
         cache->word = cells->filter[gf__filter_bit(key, cells->filter_words) >> 6];
@@ -430,17 +434,25 @@ static inline int gf__cover_meets_range(const uint64_t *cover, uint32_t words, u
     return 0;
 }
 
+/* The coverage bit of a box lying in one sub-cell of `level` (a small query box, most of the time): its word's index
+ * in *word and its place in the word in *bit. 0 when the box overlaps more than one sub-cell. */
+static inline int gf__cover_spot(const gf__cells *cells, uint32_t level, uint32_t lat_lo, uint32_t lat_hi,
+                                 int64_t u_lo, int64_t u_hi, uint32_t *word, uint32_t *bit) {
+    const uint32_t shift = gf__cover_shift(level);
+    const uint32_t row = lat_lo >> shift, col = (uint32_t)(u_lo >> shift);
+    if (u_hi >= GF__LON_SPAN_E7 || row != lat_hi >> shift || col != (uint32_t)(u_hi >> shift)) return 0;
+    *word = gf__cover_word(level, row >> 3, col >> 3, cells->cover_words);
+    *bit = (row & 7) * 8 + (col & 7);
+    return 1;
+}
+
 /* Whether some fence box of `level` may meet the box lat_lo..lat_hi (<= 1.8e9), u_lo..u_hi (0 <= u_lo < 3.6e9,
  * u_hi past 3.6e9 across +-180 deg). 0 proves that none does. */
 static inline int gf__cover_meets(const gf__cells *cells, uint32_t level, uint32_t lat_lo, uint32_t lat_hi,
                                   int64_t u_lo, int64_t u_hi) {
-    const uint32_t shift = gf__cover_shift(level);
-    if (u_hi < GF__LON_SPAN_E7 && lat_lo >> shift == lat_hi >> shift && u_lo >> shift == u_hi >> shift) {
-        /* One sub-cell (a small query box, most of the time): one bit. */
-        const uint32_t row = lat_lo >> shift, col = (uint32_t)(u_lo >> shift);
-        return (int)((cells->cover[gf__cover_word(level, row >> 3, col >> 3, cells->cover_words)]
-                      >> ((row & 7) * 8 + (col & 7))) & 1u);
-    }
+    uint32_t word, bit;
+    if (gf__cover_spot(cells, level, lat_lo, lat_hi, u_lo, u_hi, &word, &bit))
+        return (int)((cells->cover[word] >> bit) & 1u);
     if (u_hi - u_lo >= GF__LON_SPAN_E7 - 1) return 1;
     if (u_hi < GF__LON_SPAN_E7)
         return gf__cover_meets_range(cells->cover, cells->cover_words, level, lat_lo, lat_hi, (uint32_t)u_lo,

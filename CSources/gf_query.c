@@ -31,10 +31,11 @@ typedef struct gf__sink {
     size_t capacity;
     size_t count;
     size_t level_start;
+    uint32_t level_index;  /* the level whose hits start at level_start (an index into table->levels), or GF__NIL */
 } gf__sink;
 
 static inline gf__sink gf__sink_start(gf_point fix, gf__query_span span, gf_hit *hits, size_t capacity) {
-    gf__sink sink = {fix, span, {0, 0, 0}, 0, hits, capacity, 0, 0};
+    gf__sink sink = {fix, span, {0, 0, 0}, 0, hits, capacity, 0, 0, GF__NIL};
     return sink;
 }
 
@@ -91,18 +92,62 @@ static inline void gf__test_fence(const gf_table *table, uint32_t slot, int64_t 
     gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), distance_mm);
 }
 
-/* Tests the fences of one cell: its entries (gf__cell_run, in ascending lat_lo) whose box meets the query's. */
-static void gf__scan_cell(const gf_table *table, uint64_t key, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
+/* Fences whose box meets the query's, found in the cells of gf__search's last round and tested after all of them
+ * have been read: their records (and generations) are loaded meanwhile, so that those misses overlap too. In the
+ * order found, each with its level's index; tested whenever the list fills. */
+#define GF__PENDING_MAX 32
+typedef struct gf__pending {
+    uint32_t count;
+    uint32_t slot[GF__PENDING_MAX];
+    uint32_t level_index[GF__PENDING_MAX];
+} gf__pending;
+
+/* Makes level_index the sink's current level (its hits start at the sink's count) unless it is already. */
+static inline void gf__sink_level(gf__sink *sink, uint32_t level_index) {
+    if (sink->level_index != level_index) {
+        sink->level_index = level_index;
+        sink->level_start = sink->count;
+    }
+}
+
+static void gf__test_pending(const gf_table *table, gf__pending *pending, int64_t margin_q, uint32_t margin_mm,
+                             gf__sink *sink) {
+    for (uint32_t k = 0; k < pending->count; k++) {
+        gf__sink_level(sink, pending->level_index[k]);
+        gf__test_fence(table, pending->slot[k], margin_q, margin_mm, sink);
+    }
+    pending->count = 0;
+}
+
+/* Lists the fences of one cell of level index level_index, whose run starts as given (gf__cell_run_start): its
+ * entries (in ascending lat_lo) whose box meets the query's. */
+static void gf__scan_run(const gf_table *table, gf__cell_run run, uint32_t level_index, gf__pending *pending,
+                         int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
     gf__window_box q;
+    const uint64_t key = run.key;
     uint32_t level = gf__key_level(key);
     if (!gf__window_query(&sink->span, level, gf__key_row(key), gf__key_col(key), &q)) return;
     const gf__cells *cells = &table->cells;
-    gf__cell_run run = gf__cell_run_start(cells, key);
     for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
         const gf__entry *entry = &cells->slots[i];
         if (entry->box.lat_lo > q.lat_hi) break;  /* this and the cell's further entries lie north of the box */
-        if (gf__window_meets(&entry->box, &q)) gf__test_fence(table, gf__entry_slot(entry), margin_q, margin_mm, sink);
+        if (!gf__window_meets(&entry->box, &q)) continue;
+        if (pending->count == GF__PENDING_MAX) gf__test_pending(table, pending, margin_q, margin_mm, sink);
+        uint32_t slot = gf__entry_slot(entry);
+        __builtin_prefetch(&table->fences[slot]);
+        __builtin_prefetch(&table->generations[slot]);
+        pending->slot[pending->count] = slot;
+        pending->level_index[pending->count++] = level_index;
     }
+}
+
+/* Tests the fences of one cell, at once. */
+static void gf__scan_cell(const gf_table *table, uint64_t key, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
+    gf__pending pending;
+    pending.count = 0;
+    gf__scan_run(table, gf__cell_run_start(&table->cells, key), sink->level_index, &pending, margin_q, margin_mm,
+                 sink);
+    gf__test_pending(table, &pending, margin_q, margin_mm, sink);
 }
 
 /* Tests every entry of a level, read from the whole slot array: for a box far larger than the level's cells. */
@@ -155,25 +200,44 @@ static void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t 
 /* Most cells per level looked up together (a small box probes 2 x 2; more go through gf__scan_rect). */
 #define GF__PROBE_CELLS 4
 
-/* Searches every occupied level for the box. Two passes: the first skips each level whose coverage map shows no fence
- * box near (most levels, for a fix away from every fence), finds the other levels' cells and checks their filter
- * bits, and starts loading the home slot of every cell the filter does not rule out; the second reads them. A fix in
- * a new place misses the cache on each of those slots, and loads that do not wait for one another overlap. */
+/* Searches every occupied level for the box, in rounds, each of which starts the loads the next one needs for every
+ * level before it waits for any: a fix in a new place misses the cache at each step (the coverage word, the filter
+ * word and the home's start offset, the first slot of each cell), and loads that do not wait for one another overlap,
+ * so a fix pays about one miss per round instead of one per level and step.
+ *   1. the coverage word of each level (a box in one sub-cell: the usual case);
+ *   2. the coverage test, which skips most levels for a fix away from every fence; the other levels' cells, whose
+ *      filter words are loaded;
+ *   3. the filter test, which rules out most empty cells; the first slot of the others is loaded (found from their
+ *      home's start offset, a byte array small enough to stay in a cache nearer than the slots);
+ *   4. the cells' entries, level by level, listing the fences whose box meets the query's (gf__pending) and loading
+ *      their records;
+ *   5. those fences' exact tests. */
 static void gf__search(const gf_table *table, const gf__box *box, int64_t margin_q, uint32_t margin_mm,
                        gf__sink *sink) {
     const gf__cells *cells = &table->cells;
     const uint32_t n = table->level_count;
+    uint32_t cover_word[GF__LEVEL_COUNT], cover_bit[GF__LEVEL_COUNT];  /* GF__NIL: test the box's range instead */
     uint64_t key[GF__LEVEL_COUNT][GF__PROBE_CELLS];
+    gf__cell_run run[GF__LEVEL_COUNT][GF__PROBE_CELLS];
     uint32_t found[GF__LEVEL_COUNT];  /* cells to read per level; GF__NIL: a larger rect, scanned apart */
     gf__cell_rect rect[GF__LEVEL_COUNT];
+
     for (uint32_t i = 0; i < n; i++) {
+        if (gf__cover_spot(cells, table->levels[i], box->lat_lo, box->lat_hi, box->u_lo, box->u_hi, &cover_word[i],
+                           &cover_bit[i]))
+            __builtin_prefetch(&cells->cover[cover_word[i]]);
+        else
+            cover_word[i] = GF__NIL;
+    }
+
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t level = table->levels[i], shift = gf__cell_shift(level);
+        found[i] = 0;
+        if (cover_word[i] != GF__NIL ? !((cells->cover[cover_word[i]] >> cover_bit[i]) & 1u)
+                                     : !gf__cover_meets(cells, level, box->lat_lo, box->lat_hi, box->u_lo, box->u_hi))
+            continue;  /* no fence box of the level reaches the query's */
         /* gf__probe_rect's cells, computed here in the common case: the grown box neither across the seam nor wider
          * than two cells (a latitude past a pole has no cell, hence the clamps). */
-        const uint32_t level = table->levels[i], shift = gf__cell_shift(level);
-        if (!gf__cover_meets(cells, level, box->lat_lo, box->lat_hi, box->u_lo, box->u_hi)) {
-            found[i] = 0;  /* no fence box of the level reaches the query's */
-            continue;
-        }
         const int64_t reach = (int64_t)1 << (level - 1);
         int64_t lat_lo = (int64_t)box->lat_lo - reach, lat_hi = (int64_t)box->lat_hi + reach;
         int64_t u_lo = box->u_lo - reach, u_hi = box->u_hi + reach;
@@ -186,25 +250,50 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
             found[i] = GF__NIL;
             continue;
         }
-        found[i] = 0;
-        gf__filter_cache filter = {GF__NO_BLOCK, 0};
+        uint64_t block = GF__NO_BLOCK;
         for (uint32_t col = col_lo; col <= col_hi; col++)
             for (uint32_t row = row_lo; row <= row_hi; row++) {
                 uint64_t k = gf__cell_key(level, row, col);
-                if (!gf__filter_maybe_near(cells, k, &filter)) continue;
-                __builtin_prefetch(&cells->slots[gf__cell_run_start(cells, k).at]);
+                if (gf__filter_block(k) != block) {  /* the cells of 8 x 8 blocks share a filter word */
+                    block = gf__filter_block(k);
+                    __builtin_prefetch(&cells->filter[gf__filter_bit(k, cells->filter_words) >> 6]);
+                }
                 key[i][found[i]++] = k;
             }
     }
+
     for (uint32_t i = 0; i < n; i++) {
-        sink->level_start = sink->count;
-        if (found[i] == GF__NIL) {
-            gf__scan_rect(table, &rect[i], margin_q, margin_mm, sink);
-        } else {
-            for (uint32_t c = 0; c < found[i]; c++) gf__scan_cell(table, key[i][c], margin_q, margin_mm, sink);
+        if (found[i] == GF__NIL) continue;
+        uint32_t kept = 0;
+        gf__filter_cache filter = {GF__NO_BLOCK, 0};
+        for (uint32_t c = 0; c < found[i]; c++) {
+            if (!gf__filter_maybe_near(cells, key[i][c], &filter)) continue;
+            run[i][kept] = gf__cell_run_start(cells, key[i][c]);
+            __builtin_prefetch(&cells->slots[run[i][kept].at]);
+            kept++;
         }
-        if (table->levels[i] == GF__LEVEL_MAX) gf__scan_oversize(table, margin_q, margin_mm, sink);
+        found[i] = kept;
     }
+
+    gf__pending pending;
+    pending.count = 0;  /* the lists are written before they are read */
+    for (uint32_t i = 0; i < n; i++) {
+        if (found[i] != GF__NIL) {
+            for (uint32_t c = 0; c < found[i]; c++)
+                gf__scan_run(table, run[i][c], i, &pending, margin_q, margin_mm, sink);
+        } else {
+            /* tested as found: what is pending (of earlier levels) goes first */
+            gf__test_pending(table, &pending, margin_q, margin_mm, sink);
+            gf__sink_level(sink, i);
+            gf__scan_rect(table, &rect[i], margin_q, margin_mm, sink);
+        }
+        if (table->levels[i] == GF__LEVEL_MAX) {
+            gf__test_pending(table, &pending, margin_q, margin_mm, sink);
+            gf__sink_level(sink, i);
+            gf__scan_oversize(table, margin_q, margin_mm, sink);
+        }
+    }
+    gf__test_pending(table, &pending, margin_q, margin_mm, sink);
 }
 
 /* Tests what the cursor remembers: its candidates whose box meets the query's, level by level in slot order. */
