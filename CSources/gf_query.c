@@ -217,9 +217,11 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     const gf__cells *cells = &table->cells;
     const uint32_t n = table->level_count;
     uint32_t cover_word[GF__LEVEL_COUNT], cover_bit[GF__LEVEL_COUNT];  /* GF__NIL: test the box's range instead */
-    uint64_t key[GF__LEVEL_COUNT][GF__PROBE_CELLS];
-    gf__cell_run run[GF__LEVEL_COUNT][GF__PROBE_CELLS];
-    uint32_t found[GF__LEVEL_COUNT];  /* cells to read per level; GF__NIL: a larger rect, scanned apart */
+    /* The cells to read, in level order, each with its level's index; a level whose box spans more cells than
+     * GF__PROBE_CELLS has one probe with key GF__EMPTY (no key), read through its rect. */
+    gf__cell_run probe[GF__LEVEL_COUNT * GF__PROBE_CELLS];
+    uint32_t probe_level[GF__LEVEL_COUNT * GF__PROBE_CELLS];
+    uint32_t probes = 0;
     gf__cell_rect rect[GF__LEVEL_COUNT];
 
     for (uint32_t i = 0; i < n; i++) {
@@ -232,7 +234,6 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
 
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t level = table->levels[i], shift = gf__cell_shift(level);
-        found[i] = 0;
         if (cover_word[i] != GF__NIL ? !((cells->cover[cover_word[i]] >> cover_bit[i]) & 1u)
                                      : !gf__cover_meets(cells, level, box->lat_lo, box->lat_hi, box->u_lo, box->u_hi))
             continue;  /* no fence box of the level reaches the query's */
@@ -247,7 +248,8 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
         uint32_t col_lo = (uint32_t)(u_lo >> shift), col_hi = (uint32_t)(u_hi >> shift);
         if (box->full_lon || u_lo < 0 || u_hi >= GF__LON_SPAN_E7 || row_hi - row_lo > 1 || col_hi - col_lo > 1) {
             rect[i] = gf__probe_rect(box, level);
-            found[i] = GF__NIL;
+            probe[probes].key = GF__EMPTY;
+            probe_level[probes++] = i;
             continue;
         }
         uint64_t block = GF__NO_BLOCK;
@@ -258,42 +260,40 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
                     block = gf__filter_block(k);
                     __builtin_prefetch(&cells->filter[gf__filter_bit(k, cells->filter_words) >> 6]);
                 }
-                key[i][found[i]++] = k;
+                probe[probes].key = k;
+                probe_level[probes++] = i;
             }
     }
 
-    for (uint32_t i = 0; i < n; i++) {
-        if (found[i] == GF__NIL) continue;
-        uint32_t kept = 0;
-        gf__filter_cache filter = {GF__NO_BLOCK, 0};
-        for (uint32_t c = 0; c < found[i]; c++) {
-            if (!gf__filter_maybe_near(cells, key[i][c], &filter)) continue;
-            run[i][kept] = gf__cell_run_start(cells, key[i][c]);
-            __builtin_prefetch(&cells->slots[run[i][kept].at]);
-            kept++;
+    uint32_t kept = 0;
+    gf__filter_cache filter = {GF__NO_BLOCK, 0};
+    for (uint32_t p = 0; p < probes; p++) {
+        if (probe[p].key != GF__EMPTY) {
+            if (!gf__filter_maybe_near(cells, probe[p].key, &filter)) continue;
+            probe[p] = gf__cell_run_start(cells, probe[p].key);
+            __builtin_prefetch(&cells->slots[probe[p].at]);
         }
-        found[i] = kept;
+        probe[kept] = probe[p];
+        probe_level[kept++] = probe_level[p];
     }
 
     gf__pending pending;
     pending.count = 0;  /* the lists are written before they are read */
-    for (uint32_t i = 0; i < n; i++) {
-        if (found[i] != GF__NIL) {
-            for (uint32_t c = 0; c < found[i]; c++)
-                gf__scan_run(table, run[i][c], i, &pending, margin_q, margin_mm, sink);
+    for (uint32_t p = 0; p < kept; p++) {
+        if (probe[p].key != GF__EMPTY) {
+            gf__scan_run(table, probe[p], probe_level[p], &pending, margin_q, margin_mm, sink);
         } else {
             /* tested as found: what is pending (of earlier levels) goes first */
             gf__test_pending(table, &pending, margin_q, margin_mm, sink);
-            gf__sink_level(sink, i);
-            gf__scan_rect(table, &rect[i], margin_q, margin_mm, sink);
-        }
-        if (table->levels[i] == GF__LEVEL_MAX) {
-            gf__test_pending(table, &pending, margin_q, margin_mm, sink);
-            gf__sink_level(sink, i);
-            gf__scan_oversize(table, margin_q, margin_mm, sink);
+            gf__sink_level(sink, probe_level[p]);
+            gf__scan_rect(table, &rect[probe_level[p]], margin_q, margin_mm, sink);
         }
     }
     gf__test_pending(table, &pending, margin_q, margin_mm, sink);
+    if (n > 0 && table->levels[n - 1] == GF__LEVEL_MAX) {  /* the oversize fences count with the coarsest level */
+        gf__sink_level(sink, n - 1);
+        gf__scan_oversize(table, margin_q, margin_mm, sink);
+    }
 }
 
 /* Tests what the cursor remembers: its candidates whose box meets the query's, level by level in slot order. */
