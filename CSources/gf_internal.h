@@ -392,8 +392,8 @@ static inline int gf__filter_maybe_near(const gf__cells *cells, uint64_t key, gf
  * Sub-cell rows and columns fit: at level 13, 1.8e9 >> 11 < 2^20 rows and 3.6e9 >> 11 < 2^21 columns. */
 #define GF__COVER_FINER 2
 /* Bits of coverage map per hash slot: blocks of different levels share words (the hash), and a word shared adds
- * "maybe"s. 48 rather than 32: measured with callgrind on random fixes among 10^5 uniform fences (query_count), an
- * eighth fewer instructions per fix for 3 more bytes per fence. */
+ * "maybe"s. 48 rather than 32: fewer random fixes look up the cells of a level that no fence box near them has,
+ * for 3 more bytes per fence (the README's performance section has the figures). */
 #define GF__COVER_BITS_PER_SLOT 48u
 _Static_assert(GF__LEVEL_MIN > GF__COVER_FINER, "sub-cells of the finest level are at least 1 e7");
 
