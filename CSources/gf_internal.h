@@ -437,15 +437,22 @@ static inline int gf__cover_meets_range(const uint64_t *cover, uint32_t words, u
     return 0;
 }
 
-/* The coverage bit of a box lying in one sub-cell of `level` (a small query box, most of the time): its word's index
- * in *word and its place in the word in *bit. 0 when the box overlaps more than one sub-cell. */
+/* The coverage bit of the sub-cell of `level` holding the point (lat, u) (grid offsets, u < 3.6e9): its word's
+ * index in *word and its place in the word in *bit. */
+static inline void gf__cover_locate(const gf__cells *cells, uint32_t level, uint32_t lat, uint32_t u, uint32_t *word,
+                                    uint32_t *bit) {
+    const uint32_t shift = gf__cover_shift(level), row = lat >> shift, col = u >> shift;
+    *word = gf__cover_word(level, row >> 3, col >> 3, cells->cover_words);
+    *bit = (row & 7) * 8 + (col & 7);
+}
+
+/* gf__cover_locate for a box lying in one sub-cell of `level` (a small query box, most of the time); 0 when the box
+ * overlaps more than one sub-cell. */
 static inline int gf__cover_spot(const gf__cells *cells, uint32_t level, uint32_t lat_lo, uint32_t lat_hi,
                                  int64_t u_lo, int64_t u_hi, uint32_t *word, uint32_t *bit) {
     const uint32_t shift = gf__cover_shift(level);
-    const uint32_t row = lat_lo >> shift, col = (uint32_t)(u_lo >> shift);
-    if (u_hi >= GF__LON_SPAN_E7 || row != lat_hi >> shift || col != (uint32_t)(u_hi >> shift)) return 0;
-    *word = gf__cover_word(level, row >> 3, col >> 3, cells->cover_words);
-    *bit = (row & 7) * 8 + (col & 7);
+    if (u_hi >= GF__LON_SPAN_E7 || lat_lo >> shift != lat_hi >> shift || u_lo >> shift != u_hi >> shift) return 0;
+    gf__cover_locate(cells, level, lat_lo, (uint32_t)u_lo, word, bit);
     return 1;
 }
 

@@ -34,9 +34,16 @@ typedef struct gf__sink {
     uint32_t level_index;  /* the level whose hits start at level_start (an index into table->levels), or GF__NIL */
 } gf__sink;
 
-static inline gf__sink gf__sink_start(gf_point fix, gf__query_span span, gf_hit *hits, size_t capacity) {
-    gf__sink sink = {fix, span, {0, 0, 0}, 0, hits, capacity, 0, 0, GF__NIL};
-    return sink;
+static inline void gf__sink_start(gf__sink *sink, gf_point fix, gf__query_span span, gf_hit *hits,
+                                  size_t capacity) {
+    sink->fix = fix;
+    sink->span = span;
+    sink->at_ready = 0;  /* sink->at is set when it is first needed */
+    sink->hits = hits;
+    sink->capacity = capacity;
+    sink->count = 0;
+    sink->level_start = 0;
+    sink->level_index = GF__NIL;
 }
 
 /* The margin in q (for the chord test), rounded up. */
@@ -224,12 +231,23 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     uint32_t probes = 0;
     gf__cell_rect rect[GF__LEVEL_COUNT];
 
-    for (uint32_t i = 0; i < n; i++) {
-        if (gf__cover_spot(cells, table->levels[i], box->lat_lo, box->lat_hi, box->u_lo, box->u_hi, &cover_word[i],
-                           &cover_bit[i]))
+    /* A box in one sub-cell of the finest level's coverage grid lies in one sub-cell of every level's (the grids are
+     * aligned, each coarser one's edges among the finer's): the usual small box, whose bit is found directly. */
+    const uint32_t finest = gf__cover_shift(GF__LEVEL_MIN);
+    if (box->u_hi < GF__LON_SPAN_E7 && box->lat_lo >> finest == box->lat_hi >> finest
+        && box->u_lo >> finest == box->u_hi >> finest) {
+        for (uint32_t i = 0; i < n; i++) {
+            gf__cover_locate(cells, table->levels[i], box->lat_lo, (uint32_t)box->u_lo, &cover_word[i],
+                             &cover_bit[i]);
             __builtin_prefetch(&cells->cover[cover_word[i]]);
-        else
-            cover_word[i] = GF__NIL;
+        }
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            if (gf__cover_spot(cells, table->levels[i], box->lat_lo, box->lat_hi, box->u_lo, box->u_hi,
+                               &cover_word[i], &cover_bit[i]))
+                __builtin_prefetch(&cells->cover[cover_word[i]]);
+            else
+                cover_word[i] = GF__NIL;
     }
 
     for (uint32_t i = 0; i < n; i++) {
@@ -341,7 +359,8 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
         in_area = gf__area_holds(cursor, lat_lo, lat_hi, u_lo, u_hi);
         if (in_area && cursor->candidates_ != GF__NIL) {
             gf__query_span span = {(uint32_t)lat_lo, (uint32_t)lat_hi, (uint32_t)u_lo, (uint32_t)(u_hi - u_lo)};
-            gf__sink sink = gf__sink_start(fix, span, hits, capacity);
+            gf__sink sink;
+            gf__sink_start(&sink, fix, span, hits, capacity);
             gf__test_remembered(table, cursor, margin_q, margin_mm, &sink);
             *count = sink.count;
             return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
@@ -356,7 +375,8 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
     if (box.lat_hi > north) box.lat_hi = north;
 
     gf__query_span span = {box.lat_lo, box.lat_hi, (uint32_t)box.u_lo, (uint32_t)(box.u_hi - box.u_lo)};
-    gf__sink sink = gf__sink_start(fix, span, hits, capacity);
+    gf__sink sink;
+    gf__sink_start(&sink, fix, span, hits, capacity);
     if (cursor != NULL && !in_area && table->level_count > 0) {
         /* A new area (when the box lies in one): its fences are gathered once, and this fix is answered from them. */
         gf__cursor_remember(table, cursor, &box, margin_mm);
