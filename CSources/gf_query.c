@@ -206,6 +206,7 @@ static void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t 
 
 /* Most cells per level looked up together (a small box probes 2 x 2; more go through gf__scan_rect). */
 #define GF__PROBE_CELLS 4
+#define GF__PROBE_RECT 0x80000000u  /* a probe's level index marked: the level's rect, not a cell */
 
 /* Searches every occupied level for the box, in rounds, each of which starts the loads the next one needs for every
  * level before it waits for any: a fix in a new place misses the cache at each step (the coverage word, the filter
@@ -225,7 +226,8 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     const uint32_t n = table->level_count;
     uint32_t cover_word[GF__LEVEL_COUNT], cover_bit[GF__LEVEL_COUNT];  /* GF__NIL: test the box's range instead */
     /* The cells to read, in level order, each with its level's index; a level whose box spans more cells than
-     * GF__PROBE_CELLS has one probe with key GF__EMPTY (no key), read through its rect. */
+     * GF__PROBE_CELLS has one probe, marked GF__PROBE_RECT beside its index and read through its rect. (The mark is
+     * not a key such as GF__EMPTY: gcc on armhf stores a 64-bit constant through a VFP register.) */
     gf__cell_run probe[GF__LEVEL_COUNT * GF__PROBE_CELLS];
     uint32_t probe_level[GF__LEVEL_COUNT * GF__PROBE_CELLS];
     uint32_t probes = 0;
@@ -266,8 +268,7 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
         uint32_t col_lo = (uint32_t)(u_lo >> shift), col_hi = (uint32_t)(u_hi >> shift);
         if (box->full_lon || u_lo < 0 || u_hi >= GF__LON_SPAN_E7 || row_hi - row_lo > 1 || col_hi - col_lo > 1) {
             rect[i] = gf__probe_rect(box, level);
-            probe[probes].key = GF__EMPTY;
-            probe_level[probes++] = i;
+            probe_level[probes++] = i | GF__PROBE_RECT;
             continue;
         }
         uint64_t block = GF__NO_BLOCK;
@@ -286,7 +287,7 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     uint32_t kept = 0;
     gf__filter_cache filter = {GF__NO_BLOCK, 0};
     for (uint32_t p = 0; p < probes; p++) {
-        if (probe[p].key != GF__EMPTY) {
+        if (!(probe_level[p] & GF__PROBE_RECT)) {
             if (!gf__filter_maybe_near(cells, probe[p].key, &filter)) continue;
             probe[p] = gf__cell_run_start(cells, probe[p].key);
             __builtin_prefetch(&cells->slots[probe[p].at]);
@@ -298,13 +299,14 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     gf__pending pending;
     pending.count = 0;  /* the lists are written before they are read */
     for (uint32_t p = 0; p < kept; p++) {
-        if (probe[p].key != GF__EMPTY) {
+        if (!(probe_level[p] & GF__PROBE_RECT)) {
             gf__scan_run(table, probe[p], probe_level[p], &pending, margin_q, margin_mm, sink);
         } else {
             /* tested as found: what is pending (of earlier levels) goes first */
+            const uint32_t i = probe_level[p] & ~GF__PROBE_RECT;
             gf__test_pending(table, &pending, margin_q, margin_mm, sink);
-            gf__sink_level(sink, probe_level[p]);
-            gf__scan_rect(table, &rect[probe_level[p]], margin_q, margin_mm, sink);
+            gf__sink_level(sink, i);
+            gf__scan_rect(table, &rect[i], margin_q, margin_mm, sink);
         }
     }
     gf__test_pending(table, &pending, margin_q, margin_mm, sink);
