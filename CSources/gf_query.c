@@ -21,7 +21,9 @@ static int32_t gf__fence_lat_reach_e7(void) {
 }
 
 /* State of one query: the fix, its box, its ECEF (computed on first need: most fixes of a drive overlap no fence's
- * box and never need it) and the output, whose hits from level_start on are the current level's, in slot order. */
+ * box and never need it) and the output, whose hits from level_start on are the current level's: in the order found
+ * while the buffer has room (level_unsorted says whether that is slot order), in slot order once it is full and when
+ * the level ends (gf__sink_level, gf__sink_finish). */
 typedef struct gf__sink {
     gf_point fix;
     gf__query_span span;
@@ -31,7 +33,8 @@ typedef struct gf__sink {
     size_t capacity;
     size_t count;
     size_t level_start;
-    uint32_t level_index;  /* the level whose hits start at level_start (an index into table->levels), or GF__NIL */
+    uint32_t level_index;  /* the level whose hits start at level_start, or GF__NIL */
+    int level_unsorted;    /* whether the stored hits from level_start on are out of slot order */
 } gf__sink;
 
 static inline void gf__sink_start(gf__sink *sink, gf_point fix, gf__query_span span, gf_hit *hits,
@@ -44,6 +47,7 @@ static inline void gf__sink_start(gf__sink *sink, gf_point fix, gf__query_span s
     sink->count = 0;
     sink->level_start = 0;
     sink->level_index = GF__NIL;
+    sink->level_unsorted = 0;
 }
 
 /* The margin in q (for the chord test), rounded up. */
@@ -51,18 +55,86 @@ static inline int64_t gf__margin_q(uint32_t margin_mm) {
     return ((int64_t)margin_mm * GF__Q_PER_M + 999) / 1000;
 }
 
-/* Puts a hit of fence `slot` in its place among the current level's (ascending slot), so that the buffer holds the
- * first `capacity` hits of the whole ordered list: a hit that belongs after a full buffer is only counted, one that
- * belongs before its end pushes the last one out. Fields are copied one by one (a gf_hit copy may become a 64-bit
- * move, which gcc does through a VFP register on armhf; the query path must not touch the FPU). */
+static inline uint32_t gf__hit_slot(const gf_hit *hit) { return hit->handle & GF__SLOT_MASK; }
+
+/* Fields are copied one by one: a gf_hit copy may become a 64-bit move, which gcc does through a VFP register on
+ * armhf, and the query path must not touch the FPU. */
+static inline void gf__swap_hits(gf_hit *a, gf_hit *b) {
+    gf_handle handle = a->handle;
+    int32_t distance_mm = a->distance_mm;
+    a->handle = b->handle;
+    a->distance_mm = b->distance_mm;
+    b->handle = handle;
+    b->distance_mm = distance_mm;
+}
+
+static void gf__sift_down(gf_hit *hits, size_t root, size_t n) {
+    for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= n) return;
+        if (child + 1 < n && gf__hit_slot(&hits[child + 1]) > gf__hit_slot(&hits[child])) child++;
+        if (gf__hit_slot(&hits[root]) >= gf__hit_slot(&hits[child])) return;
+        gf__swap_hits(&hits[root], &hits[child]);
+        root = child;
+    }
+}
+
+/* Puts hits[0 .. n) in ascending slot order: heapsort, in place and O(n log n) (a level's hits may number thousands
+ * where fences are large, and putting each in place as found cost O(n^2)). */
+static void gf__sort_hits(gf_hit *hits, size_t n) {
+    if (n < 2) return;
+    for (size_t root = n / 2; root-- > 0;) gf__sift_down(hits, root, n);
+    for (size_t end = n - 1; end > 0; end--) {
+        gf__swap_hits(&hits[0], &hits[end]);
+        gf__sift_down(hits, 0, end);
+    }
+}
+
+/* Puts the current level's stored hits in slot order. (level_unsorted implies level_start < the stored count.) */
+static inline void gf__sink_sort_level(gf__sink *sink) {
+    if (!sink->level_unsorted) return;
+    size_t stored = sink->count < sink->capacity ? sink->count : sink->capacity;
+    gf__sort_hits(sink->hits + sink->level_start, stored - sink->level_start);
+    sink->level_unsorted = 0;
+}
+
+/* Makes level_index the sink's current level (its hits start at the sink's count) unless it is already; the level
+ * before it ends in slot order. */
+static inline void gf__sink_level(gf__sink *sink, uint32_t level_index) {
+    if (sink->level_index != level_index) {
+        gf__sink_sort_level(sink);
+        sink->level_index = level_index;
+        sink->level_start = sink->count;
+    }
+}
+
+/* Ends the query: its last level in slot order, the hit count out, and the status. */
+static inline gf_status gf__sink_finish(gf__sink *sink, size_t *count) {
+    gf__sink_sort_level(sink);
+    *count = sink->count;
+    return sink->count > sink->capacity ? GF_ERR_TRUNCATED : GF_OK;
+}
+
+/* Records a hit of fence `slot` in the current level, so that the buffer ends up holding the first `capacity` hits of
+ * the whole list in (level, slot) order: appended while there is room (the level is sorted when it ends); once the
+ * buffer is full, a hit that belongs after its end is only counted, and one that belongs before pushes the last one
+ * out. */
 static void gf__emit(gf__sink *sink, uint32_t slot, gf_handle handle, int64_t distance_mm) {
     gf_hit *hits = sink->hits;
-    size_t stored = sink->count < sink->capacity ? sink->count : sink->capacity;
-    size_t at = stored;
-    while (at > sink->level_start && (hits[at - 1].handle & GF__SLOT_MASK) > slot) at--;
+    if (sink->count < sink->capacity) {
+        size_t at = sink->count++;
+        if (at > sink->level_start && gf__hit_slot(&hits[at - 1]) > slot) sink->level_unsorted = 1;
+        hits[at].handle = handle;
+        hits[at].distance_mm = (int32_t)distance_mm;
+        return;
+    }
     sink->count++;
-    if (at >= sink->capacity) return;
-    for (size_t k = stored < sink->capacity ? stored : sink->capacity - 1; k > at; k--) {
+    if (sink->capacity == 0) return;
+    gf__sink_sort_level(sink);
+    size_t at = sink->capacity;
+    while (at > sink->level_start && gf__hit_slot(&hits[at - 1]) > slot) at--;
+    if (at == sink->capacity) return;
+    for (size_t k = sink->capacity - 1; k > at; k--) {
         hits[k].handle = hits[k - 1].handle;
         hits[k].distance_mm = hits[k - 1].distance_mm;
     }
@@ -108,14 +180,6 @@ typedef struct gf__pending {
     uint32_t slot[GF__PENDING_MAX];
     uint32_t level_index[GF__PENDING_MAX];
 } gf__pending;
-
-/* Makes level_index the sink's current level (its hits start at the sink's count) unless it is already. */
-static inline void gf__sink_level(gf__sink *sink, uint32_t level_index) {
-    if (sink->level_index != level_index) {
-        sink->level_index = level_index;
-        sink->level_start = sink->count;
-    }
-}
 
 static void gf__test_pending(const gf_table *table, gf__pending *pending, int64_t margin_q, uint32_t margin_mm,
                              gf__sink *sink) {
@@ -320,16 +384,12 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
 static void gf__test_remembered(const gf_table *table, const gf_cursor *cursor, int64_t margin_q, uint32_t margin_mm,
                                 gf__sink *sink) {
     const gf__query_span q = sink->span;
-    uint32_t level_index = GF__NIL;
     for (uint32_t i = 0; i < cursor->candidates_; i++) {
         const uint32_t *b = cursor->box_[i];
         if (q.lat_lo > b[1] || b[0] > q.lat_hi) continue;
         if (!gf__lon_overlap(b[2], b[3], q.u_lo, q.u_span)) continue;
         uint32_t word = cursor->candidate_[i];
-        if (word >> GF__CANDIDATE_LEVEL_SHIFT != level_index) {
-            level_index = word >> GF__CANDIDATE_LEVEL_SHIFT;
-            sink->level_start = sink->count;
-        }
+        gf__sink_level(sink, word >> GF__CANDIDATE_LEVEL_SHIFT);
         gf__test_fence(table, word & GF__SLOT_MASK, margin_q, margin_mm, sink);
     }
 }
@@ -364,8 +424,7 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
             gf__sink sink;
             gf__sink_start(&sink, fix, span, hits, capacity);
             gf__test_remembered(table, cursor, margin_q, margin_mm, &sink);
-            *count = sink.count;
-            return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
+            return gf__sink_finish(&sink, count);
         }
     }
 
@@ -385,13 +444,11 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
         if (gf__cursor_current(cursor, table) && cursor->candidates_ != GF__NIL
             && gf__area_holds(cursor, box.lat_lo, box.lat_hi, box.u_lo, box.u_hi)) {
             gf__test_remembered(table, cursor, margin_q, margin_mm, &sink);
-            *count = sink.count;
-            return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
+            return gf__sink_finish(&sink, count);
         }
     }
     gf__search(table, &box, margin_q, margin_mm, &sink);
-    *count = sink.count;
-    return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
+    return gf__sink_finish(&sink, count);
 }
 
 gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
