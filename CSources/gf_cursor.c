@@ -30,15 +30,36 @@ static void gf__set_area(gf_cursor *cursor, const gf__box *box, uint32_t shift) 
     cursor->u_hi_ = (uint32_t)(u_hi < last_u ? u_hi : last_u);
 }
 
-/* Adds a candidate (level index, slot, box) unless the cursor is full; returns 0 when it is. */
+/* Adds a candidate (level index, slot, box) unless the cursor is full; returns 0 when it is. A box that misses the
+ * area is left out (no query box in the area can meet it). The box is kept as the range of fix offsets whose query
+ * box (with the cursor's reaches) meets the box's part within the area: fix latitude offsets from box_[0] to
+ * box_[0] + box_[1], longitude offsets from box_[2] to box_[2] + box_[3], as uint32 differences (gf__test_remembered).
+ * Exact: for a fix whose query box lies in the area, the differences lie within three area sides (< 2^31) of zero,
+ * so a negative one wraps far above the range's length. */
 static int gf__add_candidate(gf_cursor *cursor, uint32_t *m, uint32_t level, uint32_t slot, uint32_t lat_lo,
                              uint32_t lat_hi, uint32_t u_lo, uint32_t u_span) {
+    if (lat_lo < cursor->lat_lo_) lat_lo = cursor->lat_lo_;
+    if (lat_hi > cursor->lat_hi_) lat_hi = cursor->lat_hi_;
+    if (lat_lo > lat_hi) return 1;
+    /* Longitude: the area does not cross the seam; the box starts east of the area's start, or holds it. */
+    const uint32_t width = cursor->u_hi_ - cursor->u_lo_;
+    uint64_t start, end;  /* the box's part in the area, as offsets from the area's start */
+    uint32_t before = cursor->u_lo_ >= u_lo ? cursor->u_lo_ - u_lo : cursor->u_lo_ + ((uint32_t)GF__LON_SPAN_E7 - u_lo);
+    if (before <= u_span) {
+        start = 0;
+        end = u_span - before;
+    } else {
+        start = u_lo >= cursor->u_lo_ ? u_lo - cursor->u_lo_ : u_lo + ((uint32_t)GF__LON_SPAN_E7 - cursor->u_lo_);
+        if (start > width) return 1;
+        end = start + u_span;
+    }
+    if (end > width) end = width;
     if (*m == GF_CURSOR_CANDIDATES) return 0;
     cursor->candidate_[*m] = ((level - GF__LEVEL_MIN) / GF__LEVEL_STEP) << GF__CANDIDATE_LEVEL_SHIFT | slot;
-    cursor->box_[*m][0] = lat_lo;
-    cursor->box_[*m][1] = lat_hi;
-    cursor->box_[*m][2] = u_lo;
-    cursor->box_[*m][3] = u_span;
+    cursor->box_[*m][0] = lat_lo - cursor->lat_reach_;
+    cursor->box_[*m][1] = lat_hi - lat_lo + 2 * cursor->lat_reach_;
+    cursor->box_[*m][2] = cursor->u_lo_ + (uint32_t)start - cursor->lon_reach_;
+    cursor->box_[*m][3] = (uint32_t)(end - start) + 2 * cursor->lon_reach_;
     (*m)++;
     return 1;
 }
@@ -75,24 +96,36 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor) {
     area.full_lon = 0;
     const gf__query_span span = {cursor->lat_lo_, cursor->lat_hi_, cursor->u_lo_, cursor->u_hi_ - cursor->u_lo_};
     uint32_t m = 0;
-    gf__filter_cache filter = {GF__NO_BLOCK, 0};
     for (uint32_t i = 0; i < table->level_count; i++) {
         const uint32_t level = table->levels[i], start = m;
-        /* The level's cells, unless its coverage map shows no fence box reaching the area. */
-        gf__cell_rect rect = gf__probe_rect(&area, level);
-        if (!gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi)) rect.segments = 0;
-        else if (gf__rect_cells(&rect) > 36) return 0;
+        /* The level's cells, unless its coverage map shows no fence box reaching the area (the oversize fences,
+         * counted with the coarsest level, are not in the map). */
+        gf__cell_rect rect = {level, 0, 0, 0, {0, 0}, {0, 0}};
+        if (gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi)) {
+            rect = gf__probe_rect(&area, level);
+            if (gf__rect_cells(&rect) > 36) return 0;
+        }
+        /* The cells whose filter bit is set, an 8 x 8 block of the filter (one word) at a time: most of the area's
+         * cells at its finest levels are empty. */
         for (uint32_t s = 0; s < rect.segments; s++)
-            for (uint32_t col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
-                for (uint32_t row = rect.row_lo; row <= rect.row_hi; row++) {
-                    uint64_t key = gf__cell_key(level, row, col);
-                    if (gf__filter_maybe_near(cells, key, &filter) && !gf__gather_cell(table, cursor, &span, key, &m)) return 0;
+            for (uint32_t block_col = rect.col_lo[s] >> 3; block_col <= rect.col_hi[s] >> 3; block_col++)
+                for (uint32_t block_row = rect.row_lo >> 3; block_row <= rect.row_hi >> 3; block_row++) {
+                    const uint32_t col0 = block_col << 3, row0 = block_row << 3;
+                    const uint32_t c0 = rect.col_lo[s] > col0 ? rect.col_lo[s] - col0 : 0;
+                    const uint32_t c1 = rect.col_hi[s] < col0 + 7 ? rect.col_hi[s] - col0 : 7;
+                    const uint32_t r0 = rect.row_lo > row0 ? rect.row_lo - row0 : 0;
+                    const uint32_t r1 = rect.row_hi < row0 + 7 ? rect.row_hi - row0 : 7;
+                    const uint64_t bit = gf__filter_bit(gf__cell_key(level, row0, col0), cells->filter_words);
+                    for (uint64_t bits = cells->filter[bit >> 6] & gf__cover_mask(r0, r1, c0, c1); bits != 0;
+                         bits &= bits - 1) {
+                        const uint32_t b = (uint32_t)__builtin_ctzll(bits);
+                        const uint64_t key = gf__cell_key(level, row0 + (b >> 3), col0 + (b & 7));
+                        if (!gf__gather_cell(table, cursor, &span, key, &m)) return 0;
+                    }
                 }
         if (level == GF__LEVEL_MAX)
             for (uint32_t k = 0; k < cells->oversize_count; k++) {
                 const gf__wide_entry *e = &cells->oversize[k];
-                if (e->lat_lo > span.lat_hi || span.lat_lo > e->lat_hi) continue;
-                if (!gf__lon_overlap(e->u_lo, e->u_span, span.u_lo, span.u_span)) continue;
                 if (!gf__add_candidate(cursor, &m, level, e->slot, e->lat_lo, e->lat_hi, e->u_lo, e->u_span)) return 0;
             }
         /* The level's candidates into slot order (insertion sort: at most GF_CURSOR_CANDIDATES). */
@@ -112,8 +145,8 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor) {
     return 1;
 }
 
-/* Remembers the half-extents of a query box with this margin anywhere in the cursor's area, so that the next fix can
- * be placed in the area before its box is built (gf__query). Latitude: gf__box_around's, which depends only on the
+/* Remembers the half-extents of a query box with this margin anywhere in the cursor's area, so that a fix can be
+ * placed in the area, and its candidates tested, without building its box (gf__query). Latitude: gf__box_around's, which depends only on the
  * margin. Longitude: the larger of the two at the area's southern and northern edges; per-degree factors grow with
  * |latitude|, and |latitude| over the area is largest at one of its edges, so no fix in the area has a wider box. A
  * box built with it may be a little wider than gf_query's, which only adds fences to the exact test: the hits and
@@ -155,6 +188,11 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
      * one holding the box without candidates if none fits. */
     for (uint32_t shift = widest;; shift--) {
         gf__set_area(cursor, box, shift);
+        gf__remember_reach(cursor, margin_mm);
+        if (cursor->margin_mm_ == UINT32_MAX) {  /* near a pole: no reaches, so candidates would not be used */
+            cursor->candidates_ = GF__NIL;
+            break;
+        }
         if (gf__gather(table, cursor)) break;
         if (shift == finest || !gf__square_holds(box, shift - 1)) {
             cursor->candidates_ = GF__NIL;
@@ -164,7 +202,6 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
     /* Set last, when few registers are live: gcc on armhf moves a uint64_t through a VFP register when the integer
      * ones run short, and the query path must not touch the FPU (make no-fpu-check). */
     cursor->epoch_ = table->epoch;
-    gf__remember_reach(cursor, margin_mm);
 }
 
 void gf_cursor_reset(gf_cursor *cursor) {

@@ -207,28 +207,45 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     }
 }
 
-/* Tests what the cursor remembers: its candidates whose box meets the query's, level by level in slot order. */
-static void gf__test_remembered(const gf_table *table, const gf_cursor *cursor, int64_t margin_q, uint32_t margin_mm,
-                                gf__sink *sink) {
-    const gf__query_span q = sink->span;
+/* Answers a fix from what the cursor remembers, when the cursor is current, was set for this margin, and its area
+ * holds the fix's box with the cursor's reaches (a box a little wider than gf_query's at most, which only adds fences
+ * to the exact test: the hits and their order are the same). The fix and the margin are then valid, too (an area lies
+ * within the grid, and the cursor's margin passed gf__query's checks). Returns GF__OUTSIDE when the area does not
+ * hold the box, GF__CROWDED when it does but the cursor remembers no candidates (too many: search the index), else
+ * GF__ANSWERED with *count set: the candidates whose box meets the fix's (gf__add_candidate's ranges), tested level by
+ * level in slot order. */
+enum { GF__OUTSIDE, GF__CROWDED, GF__ANSWERED };
+static int gf__answer_remembered(const gf_table *table, const gf_cursor *cursor, gf_point fix, uint32_t margin_mm,
+                                 gf_hit *hits, size_t capacity, size_t *count) {
+    if (!gf__cursor_current(cursor, table) || cursor->margin_mm_ != margin_mm) return GF__OUTSIDE;
+    const int64_t lat = (int64_t)fix.lat + GF_LAT_MAX_E7, u = (int64_t)fix.lon + GF_LON_MAX_E7;
+    if (lat - cursor->lat_reach_ < cursor->lat_lo_ || lat + cursor->lat_reach_ > cursor->lat_hi_
+        || u - cursor->lon_reach_ < cursor->u_lo_ || u + cursor->lon_reach_ > cursor->u_hi_)
+        return GF__OUTSIDE;
+    if (cursor->candidates_ == GF__NIL) return GF__CROWDED;
+    gf__sink sink;  /* no span: only gf__test_fence reads the sink */
+    sink.fix = fix;
+    sink.at_ready = 0;
+    sink.hits = hits;
+    sink.capacity = capacity;
+    sink.count = 0;
+    sink.level_start = 0;
+    const uint32_t lat_offset = (uint32_t)lat, u_offset = (uint32_t)u;
+    int64_t margin_q = -1;  /* computed for the first fence tested */
     uint32_t level_index = GF__NIL;
-    for (uint32_t i = 0; i < cursor->candidates_; i++) {
+    for (uint32_t i = 0, n = cursor->candidates_; i < n; i++) {
         const uint32_t *b = cursor->box_[i];
-        if (q.lat_lo > b[1] || b[0] > q.lat_hi) continue;
-        if (!gf__lon_overlap(b[2], b[3], q.u_lo, q.u_span)) continue;
+        if (lat_offset - b[0] > b[1] || u_offset - b[2] > b[3]) continue;
         uint32_t word = cursor->candidate_[i];
         if (word >> GF__CANDIDATE_LEVEL_SHIFT != level_index) {
             level_index = word >> GF__CANDIDATE_LEVEL_SHIFT;
-            sink->level_start = sink->count;
+            sink.level_start = sink.count;
         }
-        gf__test_fence(table, word & GF__SLOT_MASK, margin_q, margin_mm, sink);
+        if (margin_q < 0) margin_q = gf__margin_q(margin_mm);
+        gf__test_fence(table, word & GF__SLOT_MASK, margin_q, margin_mm, &sink);
     }
-}
-
-/* Whether the cursor's area holds the box. */
-static inline int gf__area_holds(const gf_cursor *cursor, int64_t lat_lo, int64_t lat_hi, int64_t u_lo,
-                                 int64_t u_hi) {
-    return lat_lo >= cursor->lat_lo_ && lat_hi <= cursor->lat_hi_ && u_lo >= cursor->u_lo_ && u_hi <= cursor->u_hi_;
+    *count = sink.count;
+    return GF__ANSWERED;
 }
 
 /* gf_query and gf_query_tracked: cursor NULL for the former. */
@@ -236,28 +253,14 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
                            gf_hit *hits, size_t capacity, size_t *count) {
     if (count != NULL) *count = 0;
     if (table == NULL || count == NULL || (hits == NULL && capacity > 0)) return GF_ERR_NULL;
+    /* A fix in the cursor's area: answered from what the cursor remembers, without building the box. */
+    const int remembered =
+        cursor != NULL ? gf__answer_remembered(table, cursor, fix, margin_mm, hits, capacity, count) : GF__OUTSIDE;
+    if (remembered == GF__ANSWERED) return *count > capacity ? GF_ERR_TRUNCATED : GF_OK;
     if (fix.lat < -GF_LAT_MAX_E7 || fix.lat > GF_LAT_MAX_E7) return GF_ERR_LATITUDE;
     if (fix.lon < -GF_LON_MAX_E7 || fix.lon > GF_LON_MAX_E7) return GF_ERR_LONGITUDE;
     if (margin_mm > GF_MARGIN_MAX_MM) return GF_ERR_MARGIN;
     int64_t margin_q = gf__margin_q(margin_mm);
-
-    /* A fix whose box, with the cursor's reaches, lies in the cursor's area: answered from what the cursor
-     * remembers, without building the box as gf_query does (the fix is then in range, too). */
-    int in_area = 0;
-    if (cursor != NULL && gf__cursor_current(cursor, table) && cursor->margin_mm_ == margin_mm) {
-        int64_t lat_lo = (int64_t)fix.lat + GF_LAT_MAX_E7 - cursor->lat_reach_;
-        int64_t lat_hi = (int64_t)fix.lat + GF_LAT_MAX_E7 + cursor->lat_reach_;
-        int64_t u_lo = (int64_t)fix.lon + GF_LON_MAX_E7 - cursor->lon_reach_;
-        int64_t u_hi = (int64_t)fix.lon + GF_LON_MAX_E7 + cursor->lon_reach_;
-        in_area = gf__area_holds(cursor, lat_lo, lat_hi, u_lo, u_hi);
-        if (in_area && cursor->candidates_ != GF__NIL) {
-            gf__query_span span = {(uint32_t)lat_lo, (uint32_t)lat_hi, (uint32_t)u_lo, (uint32_t)(u_hi - u_lo)};
-            gf__sink sink = gf__sink_start(fix, span, hits, capacity);
-            gf__test_remembered(table, cursor, margin_q, margin_mm, &sink);
-            *count = sink.count;
-            return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
-        }
-    }
 
     gf__box box = gf__query_box(fix, margin_mm);
     uint32_t south = (uint32_t)(GF_LAT_MAX_E7 - gf__fence_lat_reach_e7());  /* as grid offsets */
@@ -266,18 +269,14 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
     if (box.lat_lo < south) box.lat_lo = south;
     if (box.lat_hi > north) box.lat_hi = north;
 
-    gf__query_span span = {box.lat_lo, box.lat_hi, (uint32_t)box.u_lo, (uint32_t)(box.u_hi - box.u_lo)};
-    gf__sink sink = gf__sink_start(fix, span, hits, capacity);
-    if (cursor != NULL && !in_area && table->level_count > 0) {
+    if (remembered == GF__OUTSIDE && cursor != NULL && table->level_count > 0) {
         /* A new area (when the box lies in one): its fences are gathered once, and this fix is answered from them. */
         gf__cursor_remember(table, cursor, &box, margin_mm);
-        if (gf__cursor_current(cursor, table) && cursor->candidates_ != GF__NIL
-            && gf__area_holds(cursor, box.lat_lo, box.lat_hi, box.u_lo, box.u_hi)) {
-            gf__test_remembered(table, cursor, margin_q, margin_mm, &sink);
-            *count = sink.count;
-            return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
-        }
+        if (gf__answer_remembered(table, cursor, fix, margin_mm, hits, capacity, count) == GF__ANSWERED)
+            return *count > capacity ? GF_ERR_TRUNCATED : GF_OK;
     }
+    gf__query_span span = {box.lat_lo, box.lat_hi, (uint32_t)box.u_lo, (uint32_t)(box.u_hi - box.u_lo)};
+    gf__sink sink = gf__sink_start(fix, span, hits, capacity);
     gf__search(table, &box, margin_q, margin_mm, &sink);
     *count = sink.count;
     return sink.count > capacity ? GF_ERR_TRUNCATED : GF_OK;
