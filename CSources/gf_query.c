@@ -207,22 +207,25 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     }
 }
 
-/* Answers a fix from what the cursor remembers, when the cursor is current, was set for this margin, and its area
- * holds the fix's box with the cursor's reaches (a box a little wider than gf_query's at most, which only adds fences
- * to the exact test: the hits and their order are the same). The fix and the margin are then valid, too (an area lies
- * within the grid, and the cursor's margin passed gf__query's checks). Returns GF__OUTSIDE when the area does not
- * hold the box, GF__CROWDED when it does but the cursor remembers no candidates (too many: search the index), else
- * GF__ANSWERED with *count set: the candidates whose box meets the fix's (gf__add_candidate's ranges), tested level by
- * level in slot order. */
-enum { GF__OUTSIDE, GF__CROWDED, GF__ANSWERED };
-static int gf__answer_remembered(const gf_table *table, const gf_cursor *cursor, gf_point fix, uint32_t margin_mm,
-                                 gf_hit *hits, size_t capacity, size_t *count) {
+/* Where a fix's box with the cursor's reaches lies, when the cursor is current and was set for this margin (a box a
+ * little wider than gf_query's at most, which only adds fences to the exact test: the hits and their order are the
+ * same): GF__OUTSIDE the cursor's area (or no such cursor), GF__CROWDED in an area whose fences the cursor could not
+ * hold (search the index), GF__INSIDE an area whose fences it remembers. Inside an area, the fix and the margin are
+ * valid (an area lies within the grid, and the cursor's margin passed gf__query's checks). */
+enum { GF__OUTSIDE, GF__CROWDED, GF__INSIDE };
+static inline int gf__where(const gf_table *table, const gf_cursor *cursor, gf_point fix, uint32_t margin_mm) {
     if (!gf__cursor_current(cursor, table) || cursor->margin_mm_ != margin_mm) return GF__OUTSIDE;
     const int64_t lat = (int64_t)fix.lat + GF_LAT_MAX_E7, u = (int64_t)fix.lon + GF_LON_MAX_E7;
     if (lat - cursor->lat_reach_ < cursor->lat_lo_ || lat + cursor->lat_reach_ > cursor->lat_hi_
         || u - cursor->lon_reach_ < cursor->u_lo_ || u + cursor->lon_reach_ > cursor->u_hi_)
         return GF__OUTSIDE;
-    if (cursor->candidates_ == GF__NIL) return GF__CROWDED;
+    return cursor->candidates_ == GF__NIL ? GF__CROWDED : GF__INSIDE;
+}
+
+/* Answers a fix GF__INSIDE the cursor's area from what the cursor remembers: the candidates whose box meets the fix's
+ * (gf__add_candidate's ranges), tested level by level in slot order. Returns the count of hits. */
+static size_t gf__test_remembered(const gf_table *table, const gf_cursor *cursor, gf_point fix, uint32_t margin_mm,
+                                  gf_hit *hits, size_t capacity) {
     gf__sink sink;  /* no span: only gf__test_fence reads the sink */
     sink.fix = fix;
     sink.at_ready = 0;
@@ -230,33 +233,31 @@ static int gf__answer_remembered(const gf_table *table, const gf_cursor *cursor,
     sink.capacity = capacity;
     sink.count = 0;
     sink.level_start = 0;
-    const uint32_t lat_offset = (uint32_t)lat, u_offset = (uint32_t)u;
-    int64_t margin_q = -1;  /* computed for the first fence tested */
+    const uint32_t lat = (uint32_t)(fix.lat + GF_LAT_MAX_E7), u = (uint32_t)((int64_t)fix.lon + GF_LON_MAX_E7);
+    const int64_t margin_q = gf__margin_q(margin_mm);
     uint32_t level_index = GF__NIL;
     for (uint32_t i = 0, n = cursor->candidates_; i < n; i++) {
         const uint32_t *b = cursor->box_[i];
-        if (lat_offset - b[0] > b[1] || u_offset - b[2] > b[3]) continue;
+        if (lat - b[0] > b[1] || u - b[2] > b[3]) continue;
         uint32_t word = cursor->candidate_[i];
         if (word >> GF__CANDIDATE_LEVEL_SHIFT != level_index) {
             level_index = word >> GF__CANDIDATE_LEVEL_SHIFT;
             sink.level_start = sink.count;
         }
-        if (margin_q < 0) margin_q = gf__margin_q(margin_mm);
         gf__test_fence(table, word & GF__SLOT_MASK, margin_q, margin_mm, &sink);
     }
-    *count = sink.count;
-    return GF__ANSWERED;
+    return sink.count;
 }
 
-/* gf_query and gf_query_tracked: cursor NULL for the former. */
-static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fix, uint32_t margin_mm,
+/* Whether the output arguments are usable (else GF_ERR_NULL). */
+static inline int gf__outputs_ok(const gf_table *table, const gf_hit *hits, size_t capacity, const size_t *count) {
+    return table != NULL && count != NULL && (hits != NULL || capacity == 0);
+}
+
+/* gf_query and gf_query_tracked past the fast path: cursor NULL for the former, else where the fix lies in the cursor's
+ * area (gf__where: not inside). The outputs are checked and *count is 0. */
+static gf_status gf__query(const gf_table *table, gf_cursor *cursor, int where, gf_point fix, uint32_t margin_mm,
                            gf_hit *hits, size_t capacity, size_t *count) {
-    if (count != NULL) *count = 0;
-    if (table == NULL || count == NULL || (hits == NULL && capacity > 0)) return GF_ERR_NULL;
-    /* A fix in the cursor's area: answered from what the cursor remembers, without building the box. */
-    const int remembered =
-        cursor != NULL ? gf__answer_remembered(table, cursor, fix, margin_mm, hits, capacity, count) : GF__OUTSIDE;
-    if (remembered == GF__ANSWERED) return *count > capacity ? GF_ERR_TRUNCATED : GF_OK;
     if (fix.lat < -GF_LAT_MAX_E7 || fix.lat > GF_LAT_MAX_E7) return GF_ERR_LATITUDE;
     if (fix.lon < -GF_LON_MAX_E7 || fix.lon > GF_LON_MAX_E7) return GF_ERR_LONGITUDE;
     if (margin_mm > GF_MARGIN_MAX_MM) return GF_ERR_MARGIN;
@@ -269,11 +270,13 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
     if (box.lat_lo < south) box.lat_lo = south;
     if (box.lat_hi > north) box.lat_hi = north;
 
-    if (remembered == GF__OUTSIDE && cursor != NULL && table->level_count > 0) {
+    if (cursor != NULL && where == GF__OUTSIDE && table->level_count > 0) {
         /* A new area (when the box lies in one): its fences are gathered once, and this fix is answered from them. */
         gf__cursor_remember(table, cursor, &box, margin_mm);
-        if (gf__answer_remembered(table, cursor, fix, margin_mm, hits, capacity, count) == GF__ANSWERED)
+        if (gf__where(table, cursor, fix, margin_mm) == GF__INSIDE) {
+            *count = gf__test_remembered(table, cursor, fix, margin_mm, hits, capacity);
             return *count > capacity ? GF_ERR_TRUNCATED : GF_OK;
+        }
     }
     gf__query_span span = {box.lat_lo, box.lat_hi, (uint32_t)box.u_lo, (uint32_t)(box.u_hi - box.u_lo)};
     gf__sink sink = gf__sink_start(fix, span, hits, capacity);
@@ -284,14 +287,21 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
 
 gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
                    gf_hit *hits, size_t capacity, size_t *count) {
-    return gf__query(table, NULL, fix, margin_mm, hits, capacity, count);
+    if (count != NULL) *count = 0;
+    if (!gf__outputs_ok(table, hits, capacity, count)) return GF_ERR_NULL;
+    return gf__query(table, NULL, GF__OUTSIDE, fix, margin_mm, hits, capacity, count);
 }
 
 gf_status gf_query_tracked(const gf_table *table, gf_cursor *cursor, gf_point fix, uint32_t margin_mm,
                            gf_hit *hits, size_t capacity, size_t *count) {
-    if (cursor == NULL) {
-        if (count != NULL) *count = 0;
-        return GF_ERR_NULL;
+    if (count != NULL) *count = 0;
+    if (cursor == NULL || !gf__outputs_ok(table, hits, capacity, count)) return GF_ERR_NULL;
+    /* A fix in the cursor's area (most fixes of a drive): answered from what the cursor remembers, without building
+     * its box or checking its coordinates. */
+    const int where = gf__where(table, cursor, fix, margin_mm);
+    if (where == GF__INSIDE) {
+        *count = gf__test_remembered(table, cursor, fix, margin_mm, hits, capacity);
+        return *count > capacity ? GF_ERR_TRUNCATED : GF_OK;
     }
-    return gf__query(table, cursor, fix, margin_mm, hits, capacity, count);
+    return gf__query(table, cursor, where, fix, margin_mm, hits, capacity, count);
 }
