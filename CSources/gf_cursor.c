@@ -84,9 +84,9 @@ static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__q
     return 1;
 }
 
-/* Gathers the fences whose box meets the cursor's area, in (level, slot) order. Returns 0 when more than
- * GF_CURSOR_CANDIDATES, or when a level would need more lookups than a cursor is worth. */
-static int gf__gather(const gf_table *table, gf_cursor *cursor) {
+/* Gathers the fences whose box meets the cursor's area (2^shift e7 on a side), in (level, slot) order. Returns 0 when
+ * more than GF_CURSOR_CANDIDATES, or when a level would need more lookups than a cursor is worth. */
+static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) {
     const gf__cells *cells = &table->cells;
     gf__box area;
     area.lat_lo = cursor->lat_lo_;
@@ -99,9 +99,12 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor) {
     for (uint32_t i = 0; i < table->level_count; i++) {
         const uint32_t level = table->levels[i], start = m;
         /* The level's cells, unless its coverage map shows no fence box reaching the area (the oversize fences,
-         * counted with the coarsest level, are not in the map). */
+         * counted with the coarsest level, are not in the map). Not asked for a level finer than the area: the area
+         * then spans many of its sub-cells, over several words, and in a crowded table one of those words nearly
+         * always has a bit there, if only another block's; the filter answers for such a level's cells as cheaply. */
         gf__cell_rect rect = {level, 0, 0, 0, {0, 0}, {0, 0}};
-        if (gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi)) {
+        if (gf__cell_shift(level) < shift
+            || gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi)) {
             rect = gf__probe_rect(&area, level);
             if (gf__rect_cells(&rect) > 36) return 0;
         }
@@ -146,11 +149,12 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor) {
 }
 
 /* Remembers the half-extents of a query box with this margin anywhere in the cursor's area, so that a fix can be
- * placed in the area, and its candidates tested, without building its box (gf__query). Latitude: gf__box_around's, which depends only on the
- * margin. Longitude: the larger of the two at the area's southern and northern edges; per-degree factors grow with
- * |latitude|, and |latitude| over the area is largest at one of its edges, so no fix in the area has a wider box. A
- * box built with it may be a little wider than gf_query's, which only adds fences to the exact test: the hits and
- * their order are the same. None near a pole (a box covering every longitude). */
+ * placed in the area, and its candidates tested, without building its box (gf_query_tracked). Latitude:
+ * gf__box_around's, which depends only on the margin. Longitude: the larger of the two at the area's southern and
+ * northern edges; per-degree factors grow with |latitude|, and |latitude| over the area is largest at one of its
+ * edges, so no fix in the area has a wider box. A box built with it may be a little wider than gf_query's, which only
+ * adds fences to the exact test: the hits and their order are the same. None near a pole (a box covering every
+ * longitude). */
 static void gf__remember_reach(gf_cursor *cursor, uint32_t margin_mm) {
     uint64_t distance_mm = (uint64_t)margin_mm + GF__BOX_SLACK_MM;
     /* The area's edges as latitudes; a coarse cell's may lie beyond a pole, where no fix can be. */
@@ -193,7 +197,7 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
             cursor->candidates_ = GF__NIL;
             break;
         }
-        if (gf__gather(table, cursor)) break;
+        if (gf__gather(table, cursor, shift)) break;
         if (shift == finest || !gf__square_holds(box, shift - 1)) {
             cursor->candidates_ = GF__NIL;
             break;
