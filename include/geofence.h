@@ -322,7 +322,9 @@ typedef struct gf_cursor {
     uint32_t area_;                 /* 0 when it remembers an area; UINT32_MAX when nothing */
     uint32_t candidates_;           /* how many of candidate_ hold; UINT32_MAX: too many, search the index */
     uint32_t candidate_[GF_CURSOR_CANDIDATES];  /* level index << 24 | fence slot, in query order */
-    uint32_t box_[GF_CURSOR_CANDIDATES][4];     /* their boxes: lat_lo, lat_hi, u_lo, u_span (grid offsets) */
+    uint32_t box_[GF_CURSOR_CANDIDATES][4];     /* where their boxes meet the area, as the fix offsets (lat + 90,
+                                                 * lon + 180 deg, e7) whose query box meets them: latitudes from [0],
+                                                 * [1] more, longitudes from [2], [3] more (modulo 2^32) */
 } gf_cursor;
 
 /* Makes a cursor remember nothing (also what zero-filled storage means). */
