@@ -211,7 +211,8 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
  * little wider than gf_query's at most, which only adds fences to the exact test: the hits and their order are the
  * same): GF__OUTSIDE the cursor's area (or no such cursor), GF__CROWDED in an area whose fences the cursor could not
  * hold (search the index), GF__INSIDE an area whose fences it remembers. Inside an area, the fix and the margin are
- * valid (an area lies within the grid, and the cursor's margin passed gf__query's checks). */
+ * valid: an area lies within the grid, and a cursor has candidates only with the reaches of a margin that passed
+ * gf__query's checks (gf__cursor_remember). */
 enum { GF__OUTSIDE, GF__CROWDED, GF__INSIDE };
 static inline int gf__where(const gf_table *table, const gf_cursor *cursor, gf_point fix, uint32_t margin_mm) {
     if (!gf__cursor_current(cursor, table) || cursor->margin_mm_ != margin_mm) return GF__OUTSIDE;
