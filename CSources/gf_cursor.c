@@ -84,6 +84,13 @@ static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__q
     return 1;
 }
 
+/* The index of the lowest set bit of a non-zero word, from 32-bit halves: 32-bit ARM counts a 32-bit word's trailing
+ * zeros in two instructions, a 64-bit one through a libgcc call. */
+static inline uint32_t gf__lowest_bit(uint64_t bits) {
+    const uint32_t low = (uint32_t)bits;
+    return low != 0 ? (uint32_t)__builtin_ctz(low) : 32 + (uint32_t)__builtin_ctz((uint32_t)(bits >> 32));
+}
+
 /* Gathers the fences whose box meets the cursor's area (2^shift e7 on a side), in (level, slot) order. Returns 0 when
  * more than GF_CURSOR_CANDIDATES, or when a level would need more lookups than a cursor is worth. */
 static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) {
@@ -121,7 +128,7 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) 
                     const uint64_t bit = gf__filter_bit(gf__cell_key(level, row0, col0), cells->filter_words);
                     for (uint64_t bits = cells->filter[bit >> 6] & gf__cover_mask(r0, r1, c0, c1); bits != 0;
                          bits &= bits - 1) {
-                        const uint32_t b = (uint32_t)__builtin_ctzll(bits);
+                        const uint32_t b = gf__lowest_bit(bits);
                         const uint64_t key = gf__cell_key(level, row0 + (b >> 3), col0 + (b & 7));
                         if (!gf__gather_cell(table, cursor, &span, key, &m)) return 0;
                     }
