@@ -298,9 +298,10 @@ gf_status gf_query_tracked(const gf_table *table, gf_cursor *cursor, gf_point fi
     if (count != NULL) *count = 0;
     if (cursor == NULL || !gf__outputs_ok(table, hits, capacity, count)) return GF_ERR_NULL;
     /* A fix in the cursor's area (most fixes of a drive): answered from what the cursor remembers, without building
-     * its box or checking its coordinates. */
+     * its box or checking its coordinates; at once in an area without fences (most areas of a sparse table). */
     const int where = gf__where(table, cursor, fix, margin_mm);
     if (where == GF__INSIDE) {
+        if (cursor->candidates_ == 0) return GF_OK;
         *count = gf__test_remembered(table, cursor, fix, margin_mm, hits, capacity);
         return *count > capacity ? GF_ERR_TRUNCATED : GF_OK;
     }
