@@ -5,19 +5,31 @@
  * for a new area when it leaves. On the query path: integer only and allocation-free, like gf_query.c; it reads the
  * table only.
  *
- * Wide: an aligned square of 4 x 4 cells of the finest occupied level k (2^(k+2) e7: 364 m at level 13), so a
- * vehicle changes area about every side's length. When its fences do not fit in the cursor: the 2 x 2 square within
- * it holding the query's box, then the one cell. When they do not fit either, the cursor remembers the smallest of
- * those squares holding the box with no candidates, and fixes in it search the index as gf_query does (a crowd of
- * small fences: the lookups are then a small part of the work).
+ * Wide: an aligned square of 4 x 4 cells of the finest occupied level k (2^(k+2) e7: 364 m at level 13), or of
+ * 4 x 4 query boxes when those are wider (a margin of 100 m), so a vehicle changes area about every side's length.
+ * When its fences do not fit in the cursor: the square half as wide within it holding the query's box, and so on down
+ * to one cell. When they do not fit either, the cursor remembers the smallest of those squares holding the box with no
+ * candidates, and fixes in it search the index as gf_query does (a crowd of small fences: the lookups are then a small
+ * part of the work). After an area that held many fences, the next one starts no wider.
  */
 #include "gf_internal.h"
 
-/* The widest area: 2^GF__WIDE_BITS finest cells on a side (364 m at level 13). Each new area costs a lookup of the
- * cells around it at every level (gf__gather), so a wider one pays while its fences fit in the cursor: on the uniform
- * 10^5 drive (callgrind) 4 x 4 cells take a sixth fewer instructions per fix than 2 x 2, and 8 x 8 only a little
- * fewer again, with more cache misses. */
+/* The widest area: 2^GF__WIDE_BITS finest cells on a side (364 m at level 13), or query boxes when those are wider.
+ * Each new area costs a lookup of the cells around it at every level (gf__gather), so a wider one pays while its
+ * fences fit in the cursor: on the uniform 10^5 drive (callgrind) 4 x 4 cells take a sixth fewer instructions per fix
+ * than 2 x 2; 8 x 8 cells take fewer again there, but more among a city's crowded small fences, where the finest
+ * levels' lookups grow with the area and every fix tests more boxes. Query boxes: with a margin of 100 m an area of
+ * 4 x 4 finest cells holds a fix's box over a sliver of its surface only, and the fix leaves it at nearly every
+ * step. */
 #define GF__WIDE_BITS 2
+/* The widest area at all (2^29 e7: 54 degrees); a level whose cells over it are many is not gathered
+ * (GF__GATHER_CELLS_MAX), so a very wide box ends up searching the index, as gf_query does. */
+#define GF__WIDEST_SHIFT 29
+/* An area with at most this many fences was sparse: the next one may be wider than it. */
+#define GF__SPARSE (GF_CURSOR_CANDIDATES / 4)
+/* Most cells of a level a gather looks up: an area of 16 x 16 of them and their neighbours (gf__gather reads their
+ * filter bits 8 x 8 at a time). */
+#define GF__GATHER_CELLS_MAX 400
 
 /* Sets the cursor's area to the aligned square of 2^shift e7 that holds the box's south-west corner. */
 static void gf__set_area(gf_cursor *cursor, const gf__box *box, uint32_t shift) {
@@ -126,7 +138,7 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) 
         if (gf__cell_shift(level) < shift
             || gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi)) {
             rect = gf__area_rect(&area, level);
-            if (gf__rect_cells(&rect) > 36) return 0;
+            if (gf__rect_cells(&rect) > GF__GATHER_CELLS_MAX) return 0;
         }
         /* The cells whose filter bit is set, an 8 x 8 block of the filter (one word) at a time: most of the area's
          * cells at its finest levels are empty. */
@@ -197,14 +209,26 @@ static int gf__square_holds(const gf__box *box, uint32_t shift) {
     return (uint64_t)box->lat_hi < lat_lo + side && (uint64_t)box->u_hi < u_lo + side;
 }
 
-/* Makes the cursor remember an area around a box: the widest aligned square holding the box (4 x 4, 2 x 2 finest
- * cells or one) whose fences fit in the cursor; when none fits, the smallest square holding the box, without
- * candidates (fixes there search the index). A box that straddles a finest cell's edge is held by a wider square (a
- * vehicle's query with a margin of tens of metres often does). A box that no square holds (across the widest
- * square's edge, the seam, or wider) leaves the cursor as it was: what it remembers still holds for boxes in its
- * area. */
+/* Makes the cursor remember an area around a box: the widest aligned square holding the box (4 x 4 finest cells or
+ * query boxes, then each half as wide, down to one finest cell) whose fences fit in the cursor; when none fits, the
+ * smallest square holding the box, without candidates (fixes there search the index). A box that straddles a finest
+ * cell's edge is held by a wider square (a vehicle's query with a margin of tens of metres often does). A box that no
+ * square holds (across the widest square's edge, the seam, or wider) leaves the cursor as it was: what it remembers
+ * still holds for boxes in its area. */
 void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box *box, uint32_t margin_mm) {
-    const uint32_t finest = table->levels[0], widest = finest + GF__WIDE_BITS;
+    const uint32_t finest = table->levels[0];
+    /* The widest square tried: 2^GF__WIDE_BITS finest cells, or 2^GF__WIDE_BITS query boxes when that is wider (a
+     * fix stays in an area only while its box does), but no wider than the last area when that one held more than
+     * GF__SPARSE fences or none fitted (a wider one would likely not fit: a gather for nothing). */
+    const uint64_t lat_side = (uint64_t)(box->lat_hi - box->lat_lo) + 1;
+    const uint64_t u_side = (uint64_t)(box->u_hi - box->u_lo) + 1;
+    const uint64_t boxes = (lat_side > u_side ? lat_side : u_side) << GF__WIDE_BITS;
+    uint32_t widest = finest + GF__WIDE_BITS;
+    while (((uint64_t)1 << widest) < boxes && widest < GF__WIDEST_SHIFT) widest++;
+    if (gf__cursor_current(cursor, table) && cursor->candidates_ > GF__SPARSE) {
+        const uint32_t last = 32 - (uint32_t)__builtin_clz(cursor->u_hi_ - cursor->u_lo_);  /* its side's shift */
+        if (last < widest) widest = last > finest ? last : finest;
+    }
     if (box->full_lon || box->u_hi >= GF__LON_SPAN_E7 || !gf__square_holds(box, widest)) return;
     cursor->table_ = table;
     cursor->area_ = 0;
