@@ -5,19 +5,31 @@
  * for a new area when it leaves. On the query path: integer only and allocation-free, like gf_query.c; it reads the
  * table only.
  *
- * Wide: an aligned square of 4 x 4 cells of the finest occupied level k (2^(k+2) e7: 364 m at level 13), so a
- * vehicle changes area about every side's length. When its fences do not fit in the cursor: the 2 x 2 square within
- * it holding the query's box, then the one cell. When they do not fit either, the cursor remembers the smallest of
- * those squares holding the box with no candidates, and fixes in it search the index as gf_query does (a crowd of
- * small fences: the lookups are then a small part of the work).
+ * Wide: an aligned square of 4 x 4 cells of the finest occupied level k (2^(k+2) e7: 364 m at level 13), or of
+ * 4 x 4 query boxes when those are wider (a margin of 100 m), so a vehicle changes area about every side's length.
+ * When its fences do not fit in the cursor: the square half as wide within it holding the query's box, and so on down
+ * to one cell. When they do not fit either, the cursor remembers the smallest of those squares holding the box with no
+ * candidates, and fixes in it search the index as gf_query does (a crowd of small fences: the lookups are then a small
+ * part of the work). After an area that held many fences, the next one starts no wider.
  */
 #include "gf_internal.h"
 
-/* The widest area: 2^GF__WIDE_BITS finest cells on a side (364 m at level 13). Each new area costs a lookup of the
- * cells around it at every level (gf__gather), so a wider one pays while its fences fit in the cursor: on the uniform
- * 10^5 drive (callgrind) 4 x 4 cells take a sixth fewer instructions per fix than 2 x 2, and 8 x 8 only a little
- * fewer again, with more cache misses. */
+/* The widest area: 2^GF__WIDE_BITS finest cells on a side (364 m at level 13), or query boxes when those are wider.
+ * Each new area costs a lookup of the cells around it at every level (gf__gather), so a wider one pays while its
+ * fences fit in the cursor: on the uniform 10^5 drive (callgrind) 4 x 4 cells take a sixth fewer instructions per fix
+ * than 2 x 2; 8 x 8 cells take fewer again there, but more among a city's crowded small fences, where the finest
+ * levels' lookups grow with the area and every fix tests more boxes. Query boxes: with a margin of 100 m an area of
+ * 4 x 4 finest cells holds a fix's box over a sliver of its surface only, and the fix leaves it at nearly every
+ * step. */
 #define GF__WIDE_BITS 2
+/* The widest area at all (2^29 e7: 54 degrees); a level whose cells over it are many is not gathered
+ * (GF__GATHER_CELLS_MAX), so a very wide box ends up searching the index, as gf_query does. */
+#define GF__WIDEST_SHIFT 29
+/* An area with at most this many fences was sparse: the next one may be wider than it. */
+#define GF__SPARSE (GF_CURSOR_CANDIDATES / 4)
+/* Most cells of a level a gather looks up: an area of 16 x 16 of them and their neighbours (gf__gather reads their
+ * filter bits 8 x 8 at a time). */
+#define GF__GATHER_CELLS_MAX 400
 
 /* Sets the cursor's area to the aligned square of 2^shift e7 that holds the box's south-west corner. */
 static void gf__set_area(gf_cursor *cursor, const gf__box *box, uint32_t shift) {
@@ -30,15 +42,36 @@ static void gf__set_area(gf_cursor *cursor, const gf__box *box, uint32_t shift) 
     cursor->u_hi_ = (uint32_t)(u_hi < last_u ? u_hi : last_u);
 }
 
-/* Adds a candidate (level index, slot, box) unless the cursor is full; returns 0 when it is. */
+/* Adds a candidate (level index, slot, box) unless the cursor is full; returns 0 when it is. A box that misses the
+ * area is left out (no query box in the area can meet it). The box is kept as the range of fix offsets whose query
+ * box (with the cursor's reaches) meets the box's part within the area: fix latitude offsets from box_[0] to
+ * box_[0] + box_[1], longitude offsets from box_[2] to box_[2] + box_[3], as uint32 differences (gf__test_remembered).
+ * Exact: for a fix whose query box lies in the area, the differences lie within three area sides (< 2^31) of zero,
+ * so a negative one wraps far above the range's length. */
 static int gf__add_candidate(gf_cursor *cursor, uint32_t *m, uint32_t level, uint32_t slot, uint32_t lat_lo,
                              uint32_t lat_hi, uint32_t u_lo, uint32_t u_span) {
+    if (lat_lo < cursor->lat_lo_) lat_lo = cursor->lat_lo_;
+    if (lat_hi > cursor->lat_hi_) lat_hi = cursor->lat_hi_;
+    if (lat_lo > lat_hi) return 1;
+    /* Longitude: the area does not cross the seam; the box starts east of the area's start, or holds it. */
+    const uint32_t width = cursor->u_hi_ - cursor->u_lo_;
+    uint64_t start, end;  /* the box's part in the area, as offsets from the area's start */
+    uint32_t before = cursor->u_lo_ >= u_lo ? cursor->u_lo_ - u_lo : cursor->u_lo_ + ((uint32_t)GF__LON_SPAN_E7 - u_lo);
+    if (before <= u_span) {
+        start = 0;
+        end = u_span - before;
+    } else {
+        start = u_lo >= cursor->u_lo_ ? u_lo - cursor->u_lo_ : u_lo + ((uint32_t)GF__LON_SPAN_E7 - cursor->u_lo_);
+        if (start > width) return 1;
+        end = start + u_span;
+    }
+    if (end > width) end = width;
     if (*m == GF_CURSOR_CANDIDATES) return 0;
     cursor->candidate_[*m] = ((level - GF__LEVEL_MIN) / GF__LEVEL_STEP) << GF__CANDIDATE_LEVEL_SHIFT | slot;
-    cursor->box_[*m][0] = lat_lo;
-    cursor->box_[*m][1] = lat_hi;
-    cursor->box_[*m][2] = u_lo;
-    cursor->box_[*m][3] = u_span;
+    cursor->box_[*m][0] = lat_lo - cursor->lat_reach_;
+    cursor->box_[*m][1] = lat_hi - lat_lo + 2 * cursor->lat_reach_;
+    cursor->box_[*m][2] = cursor->u_lo_ + (uint32_t)start - cursor->lon_reach_;
+    cursor->box_[*m][3] = (uint32_t)(end - start) + 2 * cursor->lon_reach_;
     (*m)++;
     return 1;
 }
@@ -63,9 +96,29 @@ static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__q
     return 1;
 }
 
-/* Gathers the fences whose box meets the cursor's area, in (level, slot) order. Returns 0 when more than
- * GF_CURSOR_CANDIDATES, or when a level would need more lookups than a cursor is worth. */
-static int gf__gather(const gf_table *table, gf_cursor *cursor) {
+/* gf__probe_rect for an area (which lies within the grid, away from the seam), computed here unless the grown area
+ * crosses the seam. */
+static inline gf__cell_rect gf__area_rect(const gf__box *area, uint32_t level) {
+    const uint32_t reach = 1u << (level - 1), shift = gf__cell_shift(level);
+    if (area->u_lo < reach || area->u_hi + reach >= GF__LON_SPAN_E7) return gf__probe_rect(area, level);
+    const uint32_t lat_lo = area->lat_lo > reach ? area->lat_lo - reach : 0;
+    const uint32_t lat_hi = area->lat_hi + reach < GF__LAT_SPAN_E7 ? area->lat_hi + reach : (uint32_t)GF__LAT_SPAN_E7;
+    gf__cell_rect rect = {level, lat_lo >> shift, lat_hi >> shift, 1, {0, 0}, {0, 0}};
+    rect.col_lo[0] = (uint32_t)((area->u_lo - reach) >> shift);
+    rect.col_hi[0] = (uint32_t)((area->u_hi + reach) >> shift);
+    return rect;
+}
+
+/* The index of the lowest set bit of a non-zero word, from 32-bit halves: 32-bit ARM counts a 32-bit word's trailing
+ * zeros in two instructions, a 64-bit one through a libgcc call. */
+static inline uint32_t gf__lowest_bit(uint64_t bits) {
+    const uint32_t low = (uint32_t)bits;
+    return low != 0 ? (uint32_t)__builtin_ctz(low) : 32 + (uint32_t)__builtin_ctz((uint32_t)(bits >> 32));
+}
+
+/* Gathers the fences whose box meets the cursor's area (2^shift e7 on a side), in (level, slot) order. Returns 0 when
+ * more than GF_CURSOR_CANDIDATES, or when a level would need more lookups than a cursor is worth. */
+static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) {
     const gf__cells *cells = &table->cells;
     gf__box area;
     area.lat_lo = cursor->lat_lo_;
@@ -75,24 +128,39 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor) {
     area.full_lon = 0;
     const gf__query_span span = {cursor->lat_lo_, cursor->lat_hi_, cursor->u_lo_, cursor->u_hi_ - cursor->u_lo_};
     uint32_t m = 0;
-    gf__filter_cache filter = {GF__NO_BLOCK, 0};
     for (uint32_t i = 0; i < table->level_count; i++) {
         const uint32_t level = table->levels[i], start = m;
-        /* The level's cells, unless its coverage map shows no fence box reaching the area. */
-        gf__cell_rect rect = gf__probe_rect(&area, level);
-        if (!gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi)) rect.segments = 0;
-        else if (gf__rect_cells(&rect) > 36) return 0;
+        /* The level's cells, unless its coverage map shows no fence box reaching the area (the oversize fences,
+         * counted with the coarsest level, are not in the map). Not asked for a level finer than the area: the area
+         * then spans many of its sub-cells, over several words, and in a crowded table one of those words nearly
+         * always has a bit there, if only another block's; the filter answers for such a level's cells as cheaply. */
+        gf__cell_rect rect = {level, 0, 0, 0, {0, 0}, {0, 0}};
+        if (gf__cell_shift(level) < shift
+            || gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi)) {
+            rect = gf__area_rect(&area, level);
+            if (gf__rect_cells(&rect) > GF__GATHER_CELLS_MAX) return 0;
+        }
+        /* The cells whose filter bit is set, an 8 x 8 block of the filter (one word) at a time: most of the area's
+         * cells at its finest levels are empty. */
         for (uint32_t s = 0; s < rect.segments; s++)
-            for (uint32_t col = rect.col_lo[s]; col <= rect.col_hi[s]; col++)
-                for (uint32_t row = rect.row_lo; row <= rect.row_hi; row++) {
-                    uint64_t key = gf__cell_key(level, row, col);
-                    if (gf__filter_maybe_near(cells, key, &filter) && !gf__gather_cell(table, cursor, &span, key, &m)) return 0;
+            for (uint32_t block_col = rect.col_lo[s] >> 3; block_col <= rect.col_hi[s] >> 3; block_col++)
+                for (uint32_t block_row = rect.row_lo >> 3; block_row <= rect.row_hi >> 3; block_row++) {
+                    const uint32_t col0 = block_col << 3, row0 = block_row << 3;
+                    const uint32_t c0 = rect.col_lo[s] > col0 ? rect.col_lo[s] - col0 : 0;
+                    const uint32_t c1 = rect.col_hi[s] < col0 + 7 ? rect.col_hi[s] - col0 : 7;
+                    const uint32_t r0 = rect.row_lo > row0 ? rect.row_lo - row0 : 0;
+                    const uint32_t r1 = rect.row_hi < row0 + 7 ? rect.row_hi - row0 : 7;
+                    const uint64_t bit = gf__filter_bit(gf__cell_key(level, row0, col0), cells->filter_words);
+                    for (uint64_t bits = cells->filter[bit >> 6] & gf__cover_mask(r0, r1, c0, c1); bits != 0;
+                         bits &= bits - 1) {
+                        const uint32_t b = gf__lowest_bit(bits);
+                        const uint64_t key = gf__cell_key(level, row0 + (b >> 3), col0 + (b & 7));
+                        if (!gf__gather_cell(table, cursor, &span, key, &m)) return 0;
+                    }
                 }
         if (level == GF__LEVEL_MAX)
             for (uint32_t k = 0; k < cells->oversize_count; k++) {
                 const gf__wide_entry *e = &cells->oversize[k];
-                if (e->lat_lo > span.lat_hi || span.lat_lo > e->lat_hi) continue;
-                if (!gf__lon_overlap(e->u_lo, e->u_span, span.u_lo, span.u_span)) continue;
                 if (!gf__add_candidate(cursor, &m, level, e->slot, e->lat_lo, e->lat_hi, e->u_lo, e->u_span)) return 0;
             }
         /* The level's candidates into slot order (insertion sort: at most GF_CURSOR_CANDIDATES). */
@@ -112,12 +180,13 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor) {
     return 1;
 }
 
-/* Remembers the half-extents of a query box with this margin anywhere in the cursor's area, so that the next fix can
- * be placed in the area before its box is built (gf__query). Latitude: gf__box_around's, which depends only on the
- * margin. Longitude: the larger of the two at the area's southern and northern edges; per-degree factors grow with
- * |latitude|, and |latitude| over the area is largest at one of its edges, so no fix in the area has a wider box. A
- * box built with it may be a little wider than gf_query's, which only adds fences to the exact test: the hits and
- * their order are the same. None near a pole (a box covering every longitude). */
+/* Remembers the half-extents of a query box with this margin anywhere in the cursor's area, so that a fix can be
+ * placed in the area, and its candidates tested, without building its box (gf_query_tracked). Latitude:
+ * gf__box_around's, which depends only on the margin. Longitude: the larger of the two at the area's southern and
+ * northern edges; per-degree factors grow with |latitude|, and |latitude| over the area is largest at one of its
+ * edges, so no fix in the area has a wider box. A box built with it may be a little wider than gf_query's, which only
+ * adds fences to the exact test: the hits and their order are the same. None near a pole (a box covering every
+ * longitude). */
 static void gf__remember_reach(gf_cursor *cursor, uint32_t margin_mm) {
     uint64_t distance_mm = (uint64_t)margin_mm + GF__BOX_SLACK_MM;
     /* The area's edges as latitudes; a coarse cell's may lie beyond a pole, where no fix can be. */
@@ -140,14 +209,26 @@ static int gf__square_holds(const gf__box *box, uint32_t shift) {
     return (uint64_t)box->lat_hi < lat_lo + side && (uint64_t)box->u_hi < u_lo + side;
 }
 
-/* Makes the cursor remember an area around a box: the widest aligned square holding the box (4 x 4, 2 x 2 finest
- * cells or one) whose fences fit in the cursor; when none fits, the smallest square holding the box, without
- * candidates (fixes there search the index). A box that straddles a finest cell's edge is held by a wider square (a
- * vehicle's query with a margin of tens of metres often does). A box that no square holds (across the widest
- * square's edge, the seam, or wider) leaves the cursor as it was: what it remembers still holds for boxes in its
- * area. */
+/* Makes the cursor remember an area around a box: the widest aligned square holding the box (4 x 4 finest cells or
+ * query boxes, then each half as wide, down to one finest cell) whose fences fit in the cursor; when none fits, the
+ * smallest square holding the box, without candidates (fixes there search the index). A box that straddles a finest
+ * cell's edge is held by a wider square (a vehicle's query with a margin of tens of metres often does). A box that no
+ * square holds (across the widest square's edge, the seam, or wider) leaves the cursor as it was: what it remembers
+ * still holds for boxes in its area. */
 void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box *box, uint32_t margin_mm) {
-    const uint32_t finest = table->levels[0], widest = finest + GF__WIDE_BITS;
+    const uint32_t finest = table->levels[0];
+    /* The widest square tried: 2^GF__WIDE_BITS finest cells, or 2^GF__WIDE_BITS query boxes when that is wider (a
+     * fix stays in an area only while its box does), but no wider than the last area when that one held more than
+     * GF__SPARSE fences or none fitted (a wider one would likely not fit: a gather for nothing). */
+    const uint64_t lat_side = (uint64_t)(box->lat_hi - box->lat_lo) + 1;
+    const uint64_t u_side = (uint64_t)(box->u_hi - box->u_lo) + 1;
+    const uint64_t boxes = (lat_side > u_side ? lat_side : u_side) << GF__WIDE_BITS;
+    uint32_t widest = finest + GF__WIDE_BITS;
+    while (((uint64_t)1 << widest) < boxes && widest < GF__WIDEST_SHIFT) widest++;
+    if (gf__cursor_current(cursor, table) && cursor->candidates_ > GF__SPARSE) {
+        const uint32_t last = 32 - (uint32_t)__builtin_clz(cursor->u_hi_ - cursor->u_lo_);  /* its side's shift */
+        if (last < widest) widest = last > finest ? last : finest;
+    }
     if (box->full_lon || box->u_hi >= GF__LON_SPAN_E7 || !gf__square_holds(box, widest)) return;
     cursor->table_ = table;
     cursor->area_ = 0;
@@ -155,7 +236,12 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
      * one holding the box without candidates if none fits. */
     for (uint32_t shift = widest;; shift--) {
         gf__set_area(cursor, box, shift);
-        if (gf__gather(table, cursor)) break;
+        gf__remember_reach(cursor, margin_mm);
+        if (cursor->margin_mm_ == UINT32_MAX) {  /* near a pole: no reaches, so candidates would not be used */
+            cursor->candidates_ = GF__NIL;
+            break;
+        }
+        if (gf__gather(table, cursor, shift)) break;
         if (shift == finest || !gf__square_holds(box, shift - 1)) {
             cursor->candidates_ = GF__NIL;
             break;
@@ -164,7 +250,6 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
     /* Set last, when few registers are live: gcc on armhf moves a uint64_t through a VFP register when the integer
      * ones run short, and the query path must not touch the FPU (make no-fpu-check). */
     cursor->epoch_ = table->epoch;
-    gf__remember_reach(cursor, margin_mm);
 }
 
 void gf_cursor_reset(gf_cursor *cursor) {

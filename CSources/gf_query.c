@@ -380,53 +380,54 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     }
 }
 
-/* Tests what the cursor remembers: its candidates whose box meets the query's, level by level in slot order. */
-static void gf__test_remembered(const gf_table *table, const gf_cursor *cursor, int64_t margin_q, uint32_t margin_mm,
-                                gf__sink *sink) {
-    const gf__query_span q = sink->span;
-    for (uint32_t i = 0; i < cursor->candidates_; i++) {
+/* Where a fix's box with the cursor's reaches lies, when the cursor is current and was set for this margin (a box a
+ * little wider than gf_query's at most, which only adds fences to the exact test: the hits and their order are the
+ * same): GF__OUTSIDE the cursor's area (or no such cursor), GF__CROWDED in an area whose fences the cursor could not
+ * hold (search the index), GF__INSIDE an area whose fences it remembers. Inside an area, the fix and the margin are
+ * valid: an area lies within the grid, and a cursor has candidates only with the reaches of a margin that passed
+ * gf__query's checks (gf__cursor_remember). */
+enum { GF__OUTSIDE, GF__CROWDED, GF__INSIDE };
+static inline int gf__where(const gf_table *table, const gf_cursor *cursor, gf_point fix, uint32_t margin_mm) {
+    if (!gf__cursor_current(cursor, table) || cursor->margin_mm_ != margin_mm) return GF__OUTSIDE;
+    const int64_t lat = (int64_t)fix.lat + GF_LAT_MAX_E7, u = (int64_t)fix.lon + GF_LON_MAX_E7;
+    if (lat - cursor->lat_reach_ < cursor->lat_lo_ || lat + cursor->lat_reach_ > cursor->lat_hi_
+        || u - cursor->lon_reach_ < cursor->u_lo_ || u + cursor->lon_reach_ > cursor->u_hi_)
+        return GF__OUTSIDE;
+    return cursor->candidates_ == GF__NIL ? GF__CROWDED : GF__INSIDE;
+}
+
+/* Answers a fix GF__INSIDE the cursor's area from what the cursor remembers: the candidates whose box meets the fix's
+ * (gf__add_candidate's ranges), tested level by level in slot order; *count the hits. */
+static gf_status gf__test_remembered(const gf_table *table, const gf_cursor *cursor, gf_point fix,
+                                     uint32_t margin_mm, gf_hit *hits, size_t capacity, size_t *count) {
+    gf__sink sink;
+    const gf__query_span no_span = {0, 0, 0, 0};  /* only gf__test_fence reads the sink, and not its span */
+    gf__sink_start(&sink, fix, no_span, hits, capacity);
+    const uint32_t lat = (uint32_t)(fix.lat + GF_LAT_MAX_E7), u = (uint32_t)((int64_t)fix.lon + GF_LON_MAX_E7);
+    const int64_t margin_q = gf__margin_q(margin_mm);
+    for (uint32_t i = 0, n = cursor->candidates_; i < n; i++) {
         const uint32_t *b = cursor->box_[i];
-        if (q.lat_lo > b[1] || b[0] > q.lat_hi) continue;
-        if (!gf__lon_overlap(b[2], b[3], q.u_lo, q.u_span)) continue;
+        if (lat - b[0] > b[1] || u - b[2] > b[3]) continue;
         uint32_t word = cursor->candidate_[i];
-        gf__sink_level(sink, word >> GF__CANDIDATE_LEVEL_SHIFT);
-        gf__test_fence(table, word & GF__SLOT_MASK, margin_q, margin_mm, sink);
+        gf__sink_level(&sink, word >> GF__CANDIDATE_LEVEL_SHIFT);
+        gf__test_fence(table, word & GF__SLOT_MASK, margin_q, margin_mm, &sink);
     }
+    return gf__sink_finish(&sink, count);
 }
 
-/* Whether the cursor's area holds the box. */
-static inline int gf__area_holds(const gf_cursor *cursor, int64_t lat_lo, int64_t lat_hi, int64_t u_lo,
-                                 int64_t u_hi) {
-    return lat_lo >= cursor->lat_lo_ && lat_hi <= cursor->lat_hi_ && u_lo >= cursor->u_lo_ && u_hi <= cursor->u_hi_;
+/* Whether the output arguments are usable (else GF_ERR_NULL). */
+static inline int gf__outputs_ok(const gf_table *table, const gf_hit *hits, size_t capacity, const size_t *count) {
+    return table != NULL && count != NULL && (hits != NULL || capacity == 0);
 }
 
-/* gf_query and gf_query_tracked: cursor NULL for the former. */
-static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fix, uint32_t margin_mm,
+/* gf_query and gf_query_tracked past the fast path: cursor NULL for the former, else where the fix lies in the cursor's
+ * area (gf__where: not inside). The outputs are checked and *count is 0. */
+static gf_status gf__query(const gf_table *table, gf_cursor *cursor, int where, gf_point fix, uint32_t margin_mm,
                            gf_hit *hits, size_t capacity, size_t *count) {
-    if (count != NULL) *count = 0;
-    if (table == NULL || count == NULL || (hits == NULL && capacity > 0)) return GF_ERR_NULL;
     if (fix.lat < -GF_LAT_MAX_E7 || fix.lat > GF_LAT_MAX_E7) return GF_ERR_LATITUDE;
     if (fix.lon < -GF_LON_MAX_E7 || fix.lon > GF_LON_MAX_E7) return GF_ERR_LONGITUDE;
     if (margin_mm > GF_MARGIN_MAX_MM) return GF_ERR_MARGIN;
     int64_t margin_q = gf__margin_q(margin_mm);
-
-    /* A fix whose box, with the cursor's reaches, lies in the cursor's area: answered from what the cursor
-     * remembers, without building the box as gf_query does (the fix is then in range, too). */
-    int in_area = 0;
-    if (cursor != NULL && gf__cursor_current(cursor, table) && cursor->margin_mm_ == margin_mm) {
-        int64_t lat_lo = (int64_t)fix.lat + GF_LAT_MAX_E7 - cursor->lat_reach_;
-        int64_t lat_hi = (int64_t)fix.lat + GF_LAT_MAX_E7 + cursor->lat_reach_;
-        int64_t u_lo = (int64_t)fix.lon + GF_LON_MAX_E7 - cursor->lon_reach_;
-        int64_t u_hi = (int64_t)fix.lon + GF_LON_MAX_E7 + cursor->lon_reach_;
-        in_area = gf__area_holds(cursor, lat_lo, lat_hi, u_lo, u_hi);
-        if (in_area && cursor->candidates_ != GF__NIL) {
-            gf__query_span span = {(uint32_t)lat_lo, (uint32_t)lat_hi, (uint32_t)u_lo, (uint32_t)(u_hi - u_lo)};
-            gf__sink sink;
-            gf__sink_start(&sink, fix, span, hits, capacity);
-            gf__test_remembered(table, cursor, margin_q, margin_mm, &sink);
-            return gf__sink_finish(&sink, count);
-        }
-    }
 
     gf__box box = gf__query_box(fix, margin_mm);
     uint32_t south = (uint32_t)(GF_LAT_MAX_E7 - gf__fence_lat_reach_e7());  /* as grid offsets */
@@ -435,32 +436,37 @@ static gf_status gf__query(const gf_table *table, gf_cursor *cursor, gf_point fi
     if (box.lat_lo < south) box.lat_lo = south;
     if (box.lat_hi > north) box.lat_hi = north;
 
+    if (cursor != NULL && where == GF__OUTSIDE && table->level_count > 0) {
+        /* A new area (when the box lies in one): its fences are gathered once, and this fix is answered from them. */
+        gf__cursor_remember(table, cursor, &box, margin_mm);
+        if (gf__where(table, cursor, fix, margin_mm) == GF__INSIDE) {
+            return gf__test_remembered(table, cursor, fix, margin_mm, hits, capacity, count);
+        }
+    }
     gf__query_span span = {box.lat_lo, box.lat_hi, (uint32_t)box.u_lo, (uint32_t)(box.u_hi - box.u_lo)};
     gf__sink sink;
     gf__sink_start(&sink, fix, span, hits, capacity);
-    if (cursor != NULL && !in_area && table->level_count > 0) {
-        /* A new area (when the box lies in one): its fences are gathered once, and this fix is answered from them. */
-        gf__cursor_remember(table, cursor, &box, margin_mm);
-        if (gf__cursor_current(cursor, table) && cursor->candidates_ != GF__NIL
-            && gf__area_holds(cursor, box.lat_lo, box.lat_hi, box.u_lo, box.u_hi)) {
-            gf__test_remembered(table, cursor, margin_q, margin_mm, &sink);
-            return gf__sink_finish(&sink, count);
-        }
-    }
     gf__search(table, &box, margin_q, margin_mm, &sink);
     return gf__sink_finish(&sink, count);
 }
 
 gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
                    gf_hit *hits, size_t capacity, size_t *count) {
-    return gf__query(table, NULL, fix, margin_mm, hits, capacity, count);
+    if (count != NULL) *count = 0;
+    if (!gf__outputs_ok(table, hits, capacity, count)) return GF_ERR_NULL;
+    return gf__query(table, NULL, GF__OUTSIDE, fix, margin_mm, hits, capacity, count);
 }
 
 gf_status gf_query_tracked(const gf_table *table, gf_cursor *cursor, gf_point fix, uint32_t margin_mm,
                            gf_hit *hits, size_t capacity, size_t *count) {
-    if (cursor == NULL) {
-        if (count != NULL) *count = 0;
-        return GF_ERR_NULL;
+    if (count != NULL) *count = 0;
+    if (cursor == NULL || !gf__outputs_ok(table, hits, capacity, count)) return GF_ERR_NULL;
+    /* A fix in the cursor's area (most fixes of a drive): answered from what the cursor remembers, without building
+     * its box or checking its coordinates; at once in an area without fences (most areas of a sparse table). */
+    const int where = gf__where(table, cursor, fix, margin_mm);
+    if (where == GF__INSIDE) {
+        if (cursor->candidates_ == 0) return GF_OK;
+        return gf__test_remembered(table, cursor, fix, margin_mm, hits, capacity, count);
     }
-    return gf__query(table, cursor, fix, margin_mm, hits, capacity, count);
+    return gf__query(table, cursor, where, fix, margin_mm, hits, capacity, count);
 }

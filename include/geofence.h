@@ -299,8 +299,9 @@ gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
 /* What gf_query_tracked remembers between the fixes of one vehicle: an area around the last fix and the fences
  * whose index box meets it, with those boxes, so that a fix in the same area (most fixes of a drive) skips the hash
  * lookups and tests only those fences. The area is 4 x 4 cells of the finest occupied index level (364 m or more on
- * a side) when at most GF_CURSOR_CANDIDATES fences meet it; else 2 x 2 or one such cell, or, when more than
- * GF_CURSOR_CANDIDATES meet even that, the one cell with no fences remembered (fixes there search the index). Opaque
+ * a side), or 4 x 4 query boxes when those are wider, when at most GF_CURSOR_CANDIDATES fences meet it; else a square
+ * half as wide, and so on down to one such cell, or, when more than GF_CURSOR_CANDIDATES meet even that, the one cell
+ * with no fences remembered (fixes there search the index). Opaque
  * storage, owned by the caller (on the stack, in a struct: anywhere); no allocation, nothing to free.
  * A cursor belongs to one table at a time: any add, remove or move on that table makes it forget (checked on each
  * query), and it notices being used with another table, except with a new table created at the address of a
@@ -315,14 +316,16 @@ typedef struct gf_cursor {
     /* Private: read and written only by the library. */
     const struct gf_table *table_;  /* the table it remembers, or NULL */
     uint64_t epoch_;                /* that table's epoch (changed by every add, remove, move) */
-    uint32_t lat_lo_, lat_hi_;      /* the area (grid offsets): 4 x 4, 2 x 2 or 1 cell of the finest level */
+    uint32_t lat_lo_, lat_hi_;      /* the area (grid offsets): an aligned square, 2^k finest cells on a side */
     uint32_t u_lo_, u_hi_;
     uint32_t margin_mm_;            /* the margin the reaches below are for; UINT32_MAX: none */
     uint32_t lat_reach_, lon_reach_; /* a query box's half-extents (e7) for that margin, the largest in the area */
     uint32_t area_;                 /* 0 when it remembers an area; UINT32_MAX when nothing */
     uint32_t candidates_;           /* how many of candidate_ hold; UINT32_MAX: too many, search the index */
     uint32_t candidate_[GF_CURSOR_CANDIDATES];  /* level index << 24 | fence slot, in query order */
-    uint32_t box_[GF_CURSOR_CANDIDATES][4];     /* their boxes: lat_lo, lat_hi, u_lo, u_span (grid offsets) */
+    uint32_t box_[GF_CURSOR_CANDIDATES][4];     /* where their boxes meet the area, as the fix offsets (lat + 90,
+                                                 * lon + 180 deg, e7) whose query box meets them: latitudes from [0],
+                                                 * [1] more, longitudes from [2], [3] more (modulo 2^32) */
 } gf_cursor;
 
 /* Makes a cursor remember nothing (also what zero-filled storage means). */
