@@ -143,27 +143,30 @@ static void gf__emit(gf__sink *sink, uint32_t slot, gf_handle handle, int64_t di
 }
 
 /* The exact test of the fence in `slot`, whose box meets the query's. */
-static inline void gf__test_fence(const gf_table *table, uint32_t slot, int64_t margin_q, uint32_t margin_mm,
-                                  gf__sink *sink) {
+/* The exact test of a polygon or corridor (out of line: rare, and large). */
+static void gf__test_shape(const gf_table *table, uint32_t slot, uint32_t margin_mm, gf__sink *sink) {
+    int64_t distance_mm;
+    if (gf__shape_test(table->shapes[slot], sink->fix, &sink->at, &sink->at_ready, margin_mm, &distance_mm))
+        gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), distance_mm);
+}
+
+static inline __attribute__((always_inline)) void gf__test_fence(const gf_table *table, uint32_t slot,
+                                                                 int64_t margin_q, uint32_t margin_mm,
+                                                                 gf__sink *sink) {
     const gf__fence *fence = &table->fences[slot];
     if (fence->radius_mm == GF__SHAPE_RADIUS) {
-        int64_t shape_distance_mm;
-        if (gf__shape_test(table->shapes[slot], sink->fix, &sink->at, &sink->at_ready, margin_mm, &shape_distance_mm))
-            gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), shape_distance_mm);
+        gf__test_shape(table, slot, margin_mm, sink);
         return;
     }
     if (!sink->at_ready) {
         sink->at = gf__ecef_of(sink->fix);
         sink->at_ready = 1;
     }
-    /* Chord <= arc, so a hit has chord <= radius + margin: reach bounds the squared chord.
-     * reach <= 2.6e7 q, so reach^2 stays far below 2^63. */
+    /* Chord <= arc, so a hit has chord <= radius + margin: reach bounds the chord. reach <= 2.6e7 q, so reach^2
+     * stays far below 2^63; the squared chord of two points on the ellipsoid never overflows (gf__chord2). */
+    const gf__ecef centre = {fence->x, fence->y, fence->z};
     int64_t reach = (int64_t)gf__reach_q(fence->radius_mm) + margin_q + 1;
-    int64_t dx = (int64_t)sink->at.x - fence->x;
-    int64_t dy = (int64_t)sink->at.y - fence->y;
-    int64_t dz = (int64_t)sink->at.z - fence->z;
-    if (dx > reach || dx < -reach || dy > reach || dy < -reach || dz > reach || dz < -reach) return;
-    uint64_t chord2 = (uint64_t)(dx * dx + dy * dy + dz * dz);
+    uint64_t chord2 = gf__chord2(sink->at, centre);
     if (chord2 > (uint64_t)(reach * reach)) return;
 
     int64_t distance_mm = gf__arc_mm(chord2) - (int64_t)fence->radius_mm;
