@@ -37,38 +37,39 @@ extension MonitorEngine {
         guard let midPoint = CoreFenceTable.point(mid) else { return }
         let margin = UInt32(min(Double(GF_MARGIN_MAX_MM), (longest / 2 + 1) * 1000))
         let accuracyBoth = max(accuracy, start.fix.horizontalAccuracy ?? 0)
+        // Nothing below queries the main table again, so the hits stay valid.
+        let hits = table.hits(at: midPoint, marginMillimetres: Self.segmentQueryMargin(covering: margin),
+                              following: .segments)
+        guard !hits.isEmpty else { return }  // most segments: no fence near
         var crossings: [(time: Date, slot: Int, kind: RegionEvent.Kind, fraction: Double, crossedAt: Date)] = []
-        table.query(midPoint, marginMillimetres: Self.segmentQueryMargin(covering: margin), following: .segments) {
-            hits in
-            // A hit's distance does not depend on the margin asked (a polygon's is exact within either margin
-            // outside, and negative inside), so the hits within `margin` are those of a query with `margin`.
-            for hit in hits where Int64(hit.distance_mm) <= Int64(margin) {
-                let slot = recordSlot(of: hit.handle)
-                let record = regions.flags[slot]
-                guard record.state == .outside else { continue }
-                // Measured for the first candidate; a length out of bounds means no pass at all.
-                let length = exactLength ?? CoreFenceTable.distance(start.point, end.point)
-                exactLength = length
-                guard length > 0, length <= reachable else { return }
-                let depth = max(regions.hysteresis(slot), accuracyBoth)
-                // The end fix must leave it outside too (otherwise this fix's ordinary enter rule speaks).
-                let endDistance = distanceToDecide(end.point, slot, threshold: depth)
-                guard endDistance > -depth,
-                      let pass = pass(through: slot, depth: depth, from: start, to: end, length: length)
-                else { continue }
-                if !record.eventAtFix {
-                    regions.flags[slot].eventAtFix = true
-                    spoke.append(Int32(slot))
-                }
-                if approach.isActive { approach.entered(regionSlot: slot) }
-                if record.notifyOnEntry {
-                    let time = start.fix.timestamp + pass.entry * duration
-                    crossings.append((time, slot, .enter, pass.entry, enterCrossing(of: slot) ?? time))
-                }
-                if record.notifyOnExit {
-                    let time = start.fix.timestamp + pass.exit * duration
-                    crossings.append((time, slot, .exit, pass.exit, time))
-                }
+        // A hit's distance does not depend on the margin asked (a polygon's is exact within either margin outside,
+        // and negative inside), so the hits within `margin` are those of a query with `margin`.
+        for hit in hits where Int64(hit.distance_mm) <= Int64(margin) {
+            let slot = recordSlot(of: hit.handle)
+            let record = regions.flags[slot]
+            guard record.state == .outside else { continue }
+            // Measured for the first candidate; a length out of bounds means no pass at all.
+            let length = exactLength ?? CoreFenceTable.distance(start.point, end.point)
+            exactLength = length
+            guard length > 0, length <= reachable else { break }
+            let depth = max(regions.hysteresis(slot), accuracyBoth)
+            // The end fix must leave it outside too (otherwise this fix's ordinary enter rule speaks).
+            let endDistance = distanceToDecide(end.point, slot, threshold: depth)
+            guard endDistance > -depth,
+                  let pass = pass(through: slot, depth: depth, from: start, to: end, length: length)
+            else { continue }
+            if !record.eventAtFix {
+                regions.flags[slot].eventAtFix = true
+                spoke.append(Int32(slot))
+            }
+            if approach.isActive { approach.entered(regionSlot: slot) }
+            if record.notifyOnEntry {
+                let time = start.fix.timestamp + pass.entry * duration
+                crossings.append((time, slot, .enter, pass.entry, enterCrossing(of: slot) ?? time))
+            }
+            if record.notifyOnExit {
+                let time = start.fix.timestamp + pass.exit * duration
+                crossings.append((time, slot, .exit, pass.exit, time))
             }
         }
         // In the order the vehicle made them (the core returns hits in index order, and passes through overlapping

@@ -185,7 +185,7 @@ struct MonitorEngine {
         if let last = lastObservation, fix.timestamp < last { return [] }  // out of order: ignored
         guard let point = Self.usablePoint(of: fix, maximumAccuracy: configuration.maximumAccuracy) else {
             observeWithoutFix(at: fix.timestamp)
-            return events
+            return eventsCaused
         }
         lastObservation = fix.timestamp
         checkOutage(at: fix.timestamp)
@@ -197,14 +197,13 @@ struct MonitorEngine {
            fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
             interpolatePasses(from: previous, to: (fix, point), accuracy: accuracy)
         }
-        table.query(point, marginMillimetres: 0, following: .fixes) { hits in
-            for hit in hits {
-                let slot = recordSlot(of: hit.handle)
-                regions.flags[slot].seenAtFix = true
-                seen.append(Int32(slot))
-                let distance = depth(of: slot, hit: Double(hit.distance_mm) / 1000, at: point, accuracy: accuracy)
-                judge(slot, distance: distance, at: point, fix: fix, accuracy: accuracy)
-            }
+        // Nothing below queries the main table again, so the hits stay valid.
+        for hit in table.hits(at: point, marginMillimetres: 0, following: .fixes) {
+            let slot = recordSlot(of: hit.handle)
+            regions.flags[slot].seenAtFix = true
+            seen.append(Int32(slot))
+            let distance = depth(of: slot, hit: Double(hit.distance_mm) / 1000, at: point, accuracy: accuracy)
+            judge(slot, distance: distance, at: point, fix: fix, accuracy: accuracy)
         }
         // Regions inside or undetermined that the query did not return are outside by more than 0 m: measure them.
         // Downward iteration stays valid while judge() removes the current slot (the last one moves into its place).
@@ -230,15 +229,19 @@ struct MonitorEngine {
         }
         lastUsable = (fix, point)
         inOutage = false
-        return events
+        return eventsCaused
     }
+
+    /// `events`, for returning: the empty array's shared storage when there are none (most fixes), which the caller
+    /// holds without the retain that sharing `events`' own buffer costs.
+    private var eventsCaused: [RegionEvent] { events.isEmpty ? [] : events }
 
     /// A time without a usable fix (gpsd mode 0/1, a fix too inaccurate): only the outage rule can act.
     mutating func processNoFix(at time: Date) -> [RegionEvent] {
         if !events.isEmpty || events.capacity > 4096 { events.removeAll(keepingCapacity: events.capacity <= 4096) }
         if let last = lastObservation, time < last { return [] }
         observeWithoutFix(at: time)
-        return events
+        return eventsCaused
     }
 
     /// The next usable fix's number: the marks of the events since the last one (`RegionFlags.eventAtFix`) go.
