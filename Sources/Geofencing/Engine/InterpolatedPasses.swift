@@ -21,15 +21,15 @@ extension MonitorEngine {
         let duration = end.fix.timestamp.timeIntervalSince(start.fix.timestamp)
         let reachable = duration * configuration.maximumInterpolationSpeed  // the longest segment interpolated
         guard duration > 0 else { return }
-        var length: (exact: Double?, longest: Double)?
-        let queryLongest: Double  // at least `length`'s `longest`
+        var known: (exact: Double?, longest: Double)?  // `segmentLength`'s answer, once worked out
+        let queryLongest: Double  // at least `known.longest`
         if let bound = Self.estimatedLengthBound(from: start.fix.coordinate, to: end.fix.coordinate), bound > 0,
            bound * (1 + Self.estimateError) + Self.estimateSlack <= reachable {
             queryLongest = bound * (1 + Self.estimateError) + Self.estimateSlack
         } else {
-            length = Self.segmentLength(from: start, to: end, reachable: reachable)
-            guard let length else { return }
-            queryLongest = length.longest
+            known = Self.segmentLength(from: start, to: end, reachable: reachable)
+            guard let known else { return }
+            queryLongest = known.longest
         }
         let mid = SegmentPass.point(at: 0.5, from: start.fix.coordinate, to: end.fix.coordinate)
         guard let midPoint = CoreFenceTable.point(mid) else { return }
@@ -38,10 +38,10 @@ extension MonitorEngine {
                                   Self.marginMillimetres(longest: queryLongest)),
                               following: .segments)
         guard !hits.isEmpty else { return }  // most segments: no fence near
-        if length == nil { length = Self.segmentLength(from: start, to: end, reachable: reachable) }
-        guard let length else { return }
-        var exactLength = length.exact
-        let margin = Self.marginMillimetres(longest: length.longest)
+        if known == nil { known = Self.segmentLength(from: start, to: end, reachable: reachable) }
+        guard let known else { return }
+        var exactLength = known.exact
+        let margin = Self.marginMillimetres(longest: known.longest)
         let accuracyBoth = max(accuracy, start.fix.horizontalAccuracy ?? 0)
         var crossings: [(time: Date, slot: Int, kind: RegionEvent.Kind, fraction: Double, crossedAt: Date)] = []
         // A hit's distance does not depend on the margin asked (a polygon's is exact within either margin outside,
