@@ -89,6 +89,15 @@ final class CoreFenceTable {
         _ point: gf_point, marginMillimetres: UInt32, following track: Track? = nil,
         _ body: (UnsafeMutableBufferPointer<gf_hit>) -> Void
     ) {
+        body(hits(at: point, marginMillimetres: marginMillimetres, following: track))
+    }
+
+    /// `query`'s hits as a buffer, valid until the next query of this table (the buffer is reused). For a caller
+    /// that changes its own state while going through them: a closure capturing a struct's `self` inout makes the
+    /// compiler retain the table for the call (the closure could replace it), which this saves.
+    func hits(
+        at point: gf_point, marginMillimetres: UInt32, following track: Track? = nil
+    ) -> UnsafeMutableBufferPointer<gf_hit> {
         while true {
             var count = 0
             let buffer = hits.pointee
@@ -104,8 +113,7 @@ final class CoreFenceTable {
                 continue
             }
             precondition(status == GF_OK, "gf_query of a valid fix failed")
-            body(UnsafeMutableBufferPointer(rebasing: buffer[..<count]))
-            return
+            return UnsafeMutableBufferPointer(rebasing: buffer[..<count])
         }
     }
 

@@ -81,7 +81,21 @@ struct GNSSTimeGuard {
         held.reserveCapacity(self.confirmations)
     }
 
+    /// Inlined for the common case (the time continues the base, nothing held), with the rest out of line.
+    @inline(__always)
     mutating func admit(_ observation: Observation) -> Admission {
+        let time = observation.time
+        if let last, held.isEmpty, continues(last, time) {
+            if time == last { statistics.duplicateTimes += 1 }
+            self.last = time
+            return .this
+        }
+        return admitOtherwise(observation)
+    }
+
+    /// `admit` when nothing may be held or the time may not continue the base: the first observation, a jump, a
+    /// step back, a candidate time base.
+    private mutating func admitOtherwise(_ observation: Observation) -> Admission {
         let time = observation.time
         guard let last else {
             self.last = time

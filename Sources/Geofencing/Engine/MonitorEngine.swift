@@ -183,9 +183,9 @@ struct MonitorEngine {
     mutating func process(_ fix: Fix) -> [RegionEvent] {
         if !events.isEmpty || events.capacity > 4096 { events.removeAll(keepingCapacity: events.capacity <= 4096) }
         if let last = lastObservation, fix.timestamp < last { return [] }  // out of order: ignored
-        guard let point = usablePoint(of: fix) else {
+        guard let point = Self.usablePoint(of: fix, maximumAccuracy: configuration.maximumAccuracy) else {
             observeWithoutFix(at: fix.timestamp)
-            return events
+            return eventsCaused
         }
         lastObservation = fix.timestamp
         checkOutage(at: fix.timestamp)
@@ -197,14 +197,13 @@ struct MonitorEngine {
            fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
             interpolatePasses(from: previous, to: (fix, point), accuracy: accuracy)
         }
-        table.query(point, marginMillimetres: 0, following: .fixes) { hits in
-            for hit in hits {
-                let slot = recordSlot(of: hit.handle)
-                regions.flags[slot].seenAtFix = true
-                seen.append(Int32(slot))
-                let distance = depth(of: slot, hit: Double(hit.distance_mm) / 1000, at: point, accuracy: accuracy)
-                judge(slot, distance: distance, at: point, fix: fix, accuracy: accuracy)
-            }
+        // Nothing below queries the main table again, so the hits stay valid.
+        for hit in table.hits(at: point, marginMillimetres: 0, following: .fixes) {
+            let slot = recordSlot(of: hit.handle)
+            regions.flags[slot].seenAtFix = true
+            seen.append(Int32(slot))
+            let distance = depth(of: slot, hit: Double(hit.distance_mm) / 1000, at: point, accuracy: accuracy)
+            judge(slot, distance: distance, at: point, fix: fix, accuracy: accuracy)
         }
         // Regions inside or undetermined that the query did not return are outside by more than 0 m: measure them.
         // Downward iteration stays valid while judge() removes the current slot (the last one moves into its place).
@@ -221,8 +220,8 @@ struct MonitorEngine {
         for slot in seen { regions.flags[Int(slot)].seenAtFix = false }
         if !seen.isEmpty || seen.capacity > 4096 { seen.removeAll(keepingCapacity: seen.capacity <= 4096) }
         if approach.isActive { reportApproaches(at: fix, point: point) }
-        reportDwells(at: fix, point: point)
-        answerRequests(at: fix, point: point)
+        if dwelling.count > 0 { reportDwells(at: fix, point: point) }
+        if requested.count > 0 { answerRequests(at: fix, point: point) }
         if schedules.opened.count > 0 { reportOpenedWindows(at: fix, point: point) }
         if speedRule.limitedRegions > 0 {
             let speed = ruleSpeed(of: fix)
@@ -230,21 +229,30 @@ struct MonitorEngine {
         }
         lastUsable = (fix, point)
         inOutage = false
-        return events
+        return eventsCaused
     }
+
+    /// `events`, for returning: the empty array's shared storage when there are none (most fixes), which the caller
+    /// holds without the retain that sharing `events`' own buffer costs.
+    private var eventsCaused: [RegionEvent] { events.isEmpty ? [] : events }
 
     /// A time without a usable fix (gpsd mode 0/1, a fix too inaccurate): only the outage rule can act.
     mutating func processNoFix(at time: Date) -> [RegionEvent] {
         if !events.isEmpty || events.capacity > 4096 { events.removeAll(keepingCapacity: events.capacity <= 4096) }
         if let last = lastObservation, time < last { return [] }
         observeWithoutFix(at: time)
-        return events
+        return eventsCaused
     }
 
     /// The next usable fix's number: the marks of the events since the last one (`RegionFlags.eventAtFix`) go.
+    /// Inlined: most fixes have no marks to clear, and the call cost more than that test.
+    @inline(__always)
     private mutating func advanceFixNumber() {
         fixNumber += 1
-        guard !spoke.isEmpty else { return }  // emptied only here, so never empty with a capacity over 4096
+        if !spoke.isEmpty { clearEventMarks() }  // emptied only here, so never empty with a capacity over 4096
+    }
+
+    private mutating func clearEventMarks() {
         for slot in spoke { regions.flags[Int(slot)].eventAtFix = false }
         spoke.removeAll(keepingCapacity: spoke.capacity <= 4096)
     }
@@ -254,25 +262,33 @@ struct MonitorEngine {
         checkOutage(at: time)
     }
 
-    private func usablePoint(of fix: Fix) -> gf_point? {
+    /// Static rather than a method: called from a mutating one, a method of this large struct made the compiler copy
+    /// all of `self` for the call at every fix.
+    private static func usablePoint(of fix: Fix, maximumAccuracy: Double) -> gf_point? {
         // A negative accuracy is CoreLocation's mark of an invalid position; NaN and too-large ones are unusable too.
-        if let accuracy = fix.horizontalAccuracy, !(accuracy >= 0 && accuracy <= configuration.maximumAccuracy) {
+        if let accuracy = fix.horizontalAccuracy, !(accuracy >= 0 && accuracy <= maximumAccuracy) {
             return nil
         }
         return CoreFenceTable.point(fix.coordinate)
     }
 
     /// Starts an outage when the last usable fix is older than the timeout: every known state becomes unknown.
+    /// Inlined: the test is a few instructions at every observation, the outage (out of line) rare.
+    @inline(__always)
     private mutating func checkOutage(at time: Date) {
         guard let last = lastUsable, !inOutage,
               time.timeIntervalSince(last.fix.timestamp) > configuration.outageTimeout else { return }
+        startOutage(at: time, lastFix: last.fix)
+    }
+
+    private mutating func startOutage(at time: Date, lastFix last: Fix) {
         inOutage = true
         for slot in 0..<regions.slotCount {
             let flags = regions.flags[slot]
             guard flags.isOccupied, flags.state != .unknown else { continue }
             setState(slot, .unknown, since: time)
             guard configuration.reportsDetermination(of: .unknown, before: flags.state) else { continue }
-            emit(.determined, slot, state: .unknown, time: time, at: last.fix.coordinate, distance: nil)
+            emit(.determined, slot, state: .unknown, time: time, at: last.coordinate, distance: nil)
         }
     }
 

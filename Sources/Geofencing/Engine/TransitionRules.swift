@@ -145,8 +145,9 @@ extension MonitorEngine {
         }
     }
 
+    /// The regions that asked for their state before any usable fix (`requested`: empty at most fixes, which the
+    /// caller tests before calling).
     mutating func answerRequests(at fix: Fix, point: gf_point) {
-        guard requested.count > 0 else { return }
         for slot in requested.slots {
             let record = regions.flags[slot]
             guard record.isOccupied, record.stateRequested else { continue }
