@@ -44,9 +44,7 @@ let package = Package(
             name: "CGeofence",
             path: ".",
             sources: ["CSources"],
-            publicHeadersPath: "include",
-            // gf_point_from_degrees rounds with lround(): a client that links nothing else from libm needs it.
-            linkerSettings: [.linkedLibrary("m")]
+            publicHeadersPath: "include"
         ),
         // The Swift façade: regions, fixes, RegionMonitor, delegate and event stream. Knows nothing of gpsd or SQLite.
         .target(

@@ -4,16 +4,25 @@
  */
 #include "gf_internal.h"
 
-#include <math.h>
+/* x rounded to the nearest integer, ties away from zero (as lround, without a call into libm: the monitor converts
+ * two points per fix). |x| <= 1.8e9. The truncation is exact, and so is x - t (t lies within 1 of x, with no more
+ * significant bits), so the fraction is compared exactly; adding 0.5 first would round 0.49999999999999994 up. */
+static long gf__round_half_away(double x) {
+    long t = (long)x;
+    double fraction = x - (double)t;
+    if (fraction >= 0.5) return t + 1;
+    if (fraction <= -0.5) return t - 1;
+    return t;
+}
 
 gf_status gf_point_from_degrees(double lat_deg, double lon_deg, gf_point *out) {
     if (out == NULL) return GF_ERR_NULL;
     /* The comparisons are false for NaN, so NaN fails them too. */
     if (!(lat_deg >= -90.0 && lat_deg <= 90.0)) return GF_ERR_LATITUDE;
     if (!(lon_deg >= -180.0 && lon_deg <= 180.0)) return GF_ERR_LONGITUDE;
-    /* round() is to nearest, ties away from zero; the products are below 2^31 and exact to 1e-7 e7. */
-    long lat = lround(lat_deg * GF_E7_PER_DEGREE);
-    long lon = lround(lon_deg * GF_E7_PER_DEGREE);
+    /* To nearest, ties away from zero; the products are below 2^31 and exact to 1e-7 e7. */
+    long lat = gf__round_half_away(lat_deg * GF_E7_PER_DEGREE);
+    long lon = gf__round_half_away(lon_deg * GF_E7_PER_DEGREE);
     if (lon == GF_LON_MAX_E7) lon = -GF_LON_MAX_E7;  /* +180 and -180 are one meridian */
     out->lat = (int32_t)lat;
     out->lon = (int32_t)lon;

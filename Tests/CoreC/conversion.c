@@ -4,6 +4,8 @@
  */
 #include "core_test.h"
 
+#include <math.h>
+
 static void expect(double lat_deg, double lon_deg, int32_t lat_e7, int32_t lon_e7) {
     gf_point p = {0, 0};
     CT_STATUS(gf_point_from_degrees(lat_deg, lon_deg, &p), GF_OK, "gf_point_from_degrees");
@@ -34,4 +36,24 @@ void test_conversion(void) {
                  (long)p.lon, (long)back.lat, (long)back.lon);
     }
     gf_point_to_degrees((gf_point){0, 0}, NULL, NULL);  /* both outputs optional */
+
+    /* Rounding is lround's (to nearest, ties away from zero) at ties, just beside them and at any value. */
+    const double tricky_e7[] = {0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+                                0.5000000000000001, 1799999999.5, -1799999999.5, 899999999.4999999, 0.0, -0.0};
+    for (size_t i = 0; i < sizeof tricky_e7 / sizeof tricky_e7[0]; i++) {
+        gf_point p = {0, 0};
+        double lon_deg = tricky_e7[i] / GF_E7_PER_DEGREE;
+        CT_STATUS(gf_point_from_degrees(0, lon_deg, &p), GF_OK, "tricky");
+        long want = lround(lon_deg * GF_E7_PER_DEGREE);
+        if (want == GF_LON_MAX_E7) want = -GF_LON_MAX_E7;  /* the meridian rule */
+        CT_CHECK(p.lon == want, "%.17g deg: %ld e7, lround %ld", lon_deg, (long)p.lon, want);
+    }
+    for (int i = 0; i < 200000; i++) {
+        double lat_deg = ((double)ct_range(&rng, -1800000000, 1800000000) + (double)ct_range(&rng, 0, 1 << 20) /
+                          (1 << 20)) / 2e7;
+        gf_point p = {0, 0};
+        CT_STATUS(gf_point_from_degrees(lat_deg, 0, &p), GF_OK, "random");
+        long want = lround(lat_deg * GF_E7_PER_DEGREE);
+        CT_CHECK(p.lat == want, "%.17g deg: %ld e7, lround %ld", lat_deg, (long)p.lat, want);
+    }
 }
