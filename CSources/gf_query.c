@@ -118,14 +118,15 @@ static inline gf_status gf__sink_finish(gf__sink *sink, size_t *count) {
 /* Records a hit of fence `slot` in the current level, so that the buffer ends up holding the first `capacity` hits of
  * the whole list in (level, slot) order: appended while there is room (the level is sorted when it ends); once the
  * buffer is full, a hit that belongs after its end is only counted, and one that belongs before pushes the last one
- * out. */
-static void gf__emit(gf__sink *sink, uint32_t slot, gf_handle handle, int64_t distance_mm) {
+ * out. The distance comes as a gf_hit holds it, in 32 bits (a 64-bit argument that the ARM calling convention puts on
+ * the stack is copied there by gcc through a VFP register on armhf). */
+static void gf__emit(gf__sink *sink, uint32_t slot, gf_handle handle, int32_t distance_mm) {
     gf_hit *hits = sink->hits;
     if (sink->count < sink->capacity) {
         size_t at = sink->count++;
         if (at > sink->level_start && gf__hit_slot(&hits[at - 1]) > slot) sink->level_unsorted = 1;
         hits[at].handle = handle;
-        hits[at].distance_mm = (int32_t)distance_mm;
+        hits[at].distance_mm = distance_mm;
         return;
     }
     sink->count++;
@@ -139,17 +140,19 @@ static void gf__emit(gf__sink *sink, uint32_t slot, gf_handle handle, int64_t di
         hits[k].distance_mm = hits[k - 1].distance_mm;
     }
     hits[at].handle = handle;
-    hits[at].distance_mm = (int32_t)distance_mm;
+    hits[at].distance_mm = distance_mm;
 }
 
-/* The exact test of the fence in `slot`, whose box meets the query's. */
-/* The exact test of a polygon or corridor (out of line: rare, and large). */
+/* The exact test of a polygon or corridor (out of line: rare, and large). A hit's distance lies within the margin
+ * outside or within the shape's extent inside: it fits 32 bits (gf_hit). */
 static void gf__test_shape(const gf_table *table, uint32_t slot, uint32_t margin_mm, gf__sink *sink) {
     int64_t distance_mm;
     if (gf__shape_test(table->shapes[slot], sink->fix, &sink->at, &sink->at_ready, margin_mm, &distance_mm))
-        gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), distance_mm);
+        gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), (int32_t)distance_mm);
 }
 
+/* The exact test of the circle in `slot`, whose box meets the query's (shapes go to gf__test_shape). A hit's distance
+ * lies between minus the radius and the margin: it fits 32 bits. */
 static inline __attribute__((always_inline)) void gf__test_fence(const gf_table *table, uint32_t slot,
                                                                  int64_t margin_q, uint32_t margin_mm,
                                                                  gf__sink *sink) {
@@ -171,7 +174,7 @@ static inline __attribute__((always_inline)) void gf__test_fence(const gf_table 
 
     int64_t distance_mm = gf__arc_mm(chord2) - (int64_t)fence->radius_mm;
     if (distance_mm > (int64_t)margin_mm) return;
-    gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), distance_mm);
+    gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), (int32_t)distance_mm);
 }
 
 /* Fences whose box meets the query's, found in the cells of gf__search's last round and tested after all of them
