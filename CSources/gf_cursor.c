@@ -96,19 +96,6 @@ static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__q
     return 1;
 }
 
-/* gf__probe_rect for an area (which lies within the grid, away from the seam), computed here unless the grown area
- * crosses the seam. */
-static inline gf__cell_rect gf__area_rect(const gf__box *area, uint32_t level) {
-    const uint32_t reach = 1u << (level - 1), shift = gf__cell_shift(level);
-    if (area->u_lo < reach || area->u_hi + reach >= GF__LON_SPAN_E7) return gf__probe_rect(area, level);
-    const uint32_t lat_lo = area->lat_lo > reach ? area->lat_lo - reach : 0;
-    const uint32_t lat_hi = area->lat_hi + reach < GF__LAT_SPAN_E7 ? area->lat_hi + reach : (uint32_t)GF__LAT_SPAN_E7;
-    gf__cell_rect rect = {level, lat_lo >> shift, lat_hi >> shift, 1, {0, 0}, {0, 0}};
-    rect.col_lo[0] = (uint32_t)((area->u_lo - reach) >> shift);
-    rect.col_hi[0] = (uint32_t)((area->u_hi + reach) >> shift);
-    return rect;
-}
-
 /* The index of the lowest set bit of a non-zero word, from 32-bit halves: 32-bit ARM counts a 32-bit word's trailing
  * zeros in two instructions, a 64-bit one through a libgcc call. */
 static inline uint32_t gf__lowest_bit(uint64_t bits) {
@@ -137,7 +124,7 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) 
         gf__cell_rect rect = {level, 0, 0, 0, {0, 0}, {0, 0}};
         if (gf__cell_shift(level) < shift
             || gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi)) {
-            rect = gf__area_rect(&area, level);
+            if (!gf__probe_rect_near(&area, level, &rect)) rect = gf__probe_rect(&area, level);
             if (gf__rect_cells(&rect) > GF__GATHER_CELLS_MAX) return 0;
         }
         /* The cells whose filter bit is set, an 8 x 8 block of the filter (one word) at a time: most of the area's

@@ -161,6 +161,25 @@ uint64_t gf__rect_cells(const gf__cell_rect *rect);
  * above. */
 #define GF__CELL_EXTRA 0
 static inline uint32_t gf__cell_shift(uint32_t level) { return level + GF__CELL_EXTRA; }
+/* gf__probe_rect's cells, computed inline in the common case: the box, grown by the level's reach, neither covers
+ * every longitude nor crosses the +-180 deg seam (one column segment). 0 otherwise: then ask gf__probe_rect. A
+ * latitude past a pole has no cell, hence the clamps. */
+static inline int gf__probe_rect_near(const gf__box *box, uint32_t level, gf__cell_rect *rect) {
+    const int64_t reach = (int64_t)1 << (level - 1);
+    const uint32_t shift = gf__cell_shift(level);
+    if (box->full_lon || box->u_lo < reach || box->u_hi + reach >= GF__LON_SPAN_E7) return 0;
+    int64_t lat_lo = (int64_t)box->lat_lo - reach, lat_hi = (int64_t)box->lat_hi + reach;
+    if (lat_lo < 0) lat_lo = 0;
+    if (lat_hi > GF__LAT_SPAN_E7) lat_hi = GF__LAT_SPAN_E7;
+    rect->level = level;
+    rect->row_lo = (uint32_t)(lat_lo >> shift);
+    rect->row_hi = (uint32_t)(lat_hi >> shift);
+    rect->segments = 1;
+    rect->col_lo[0] = (uint32_t)((box->u_lo - reach) >> shift);
+    rect->col_hi[0] = (uint32_t)((box->u_hi + reach) >> shift);  /* col_lo[1], col_hi[1]: unused, left as they are */
+    return 1;
+}
+
 /* A window's side: the cell and half the level's largest box on either side. */
 static inline int64_t gf__window_extent(uint32_t level) {
     return ((int64_t)1 << gf__cell_shift(level)) + ((int64_t)1 << level);

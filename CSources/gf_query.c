@@ -323,27 +323,21 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     }
 
     for (uint32_t i = 0; i < n; i++) {
-        const uint32_t level = table->levels[i], shift = gf__cell_shift(level);
+        const uint32_t level = table->levels[i];
         if (cover_word[i] != GF__NIL ? !((cells->cover[cover_word[i]] >> cover_bit[i]) & 1u)
                                      : !gf__cover_meets(cells, level, box->lat_lo, box->lat_hi, box->u_lo, box->u_hi))
             continue;  /* no fence box of the level reaches the query's */
-        /* gf__probe_rect's cells, computed here in the common case: the grown box neither across the seam nor wider
-         * than two cells (a latitude past a pole has no cell, hence the clamps). */
-        const int64_t reach = (int64_t)1 << (level - 1);
-        int64_t lat_lo = (int64_t)box->lat_lo - reach, lat_hi = (int64_t)box->lat_hi + reach;
-        int64_t u_lo = box->u_lo - reach, u_hi = box->u_hi + reach;
-        if (lat_lo < 0) lat_lo = 0;
-        if (lat_hi > GF__LAT_SPAN_E7) lat_hi = GF__LAT_SPAN_E7;
-        uint32_t row_lo = (uint32_t)(lat_lo >> shift), row_hi = (uint32_t)(lat_hi >> shift);
-        uint32_t col_lo = (uint32_t)(u_lo >> shift), col_hi = (uint32_t)(u_hi >> shift);
-        if (box->full_lon || u_lo < 0 || u_hi >= GF__LON_SPAN_E7 || row_hi - row_lo > 1 || col_hi - col_lo > 1) {
+        /* The cells, when the box's are at most 2 x 2 (the usual small box) and inline; else through a rect. */
+        gf__cell_rect cells_near;
+        if (!gf__probe_rect_near(box, level, &cells_near) || cells_near.row_hi - cells_near.row_lo > 1
+            || cells_near.col_hi[0] - cells_near.col_lo[0] > 1) {
             rect[i] = gf__probe_rect(box, level);
             probe_level[probes++] = i | GF__PROBE_RECT;
             continue;
         }
         uint64_t block = GF__NO_BLOCK;
-        for (uint32_t col = col_lo; col <= col_hi; col++)
-            for (uint32_t row = row_lo; row <= row_hi; row++) {
+        for (uint32_t col = cells_near.col_lo[0]; col <= cells_near.col_hi[0]; col++)
+            for (uint32_t row = cells_near.row_lo; row <= cells_near.row_hi; row++) {
                 uint64_t k = gf__cell_key(level, row, col);
                 if (gf__filter_block(k) != block) {  /* the cells of 8 x 8 blocks share a filter word */
                     block = gf__filter_block(k);
