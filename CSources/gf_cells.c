@@ -68,16 +68,19 @@ int gf__cover_holds(const gf__cells *cells, const gf__entry *entry) {
     return gf__cover_entry(cells->cover, cells->cover_words, 0, entry);
 }
 
-/* Sets the filter bits of every cell with an entry and the coverage bits of every entry's box, and clears the
- * rest. */
+/* Sets the filter bits of every cell with an entry and the coverage bits of every entry's box (in the hash table
+ * and in crowds; a marker's box is no fence's), and clears the rest. */
 static void gf__filter_rebuild(gf__cells *cells) {
     memset(cells->filter, 0, gf__filter_words(cells->size) * sizeof(uint64_t));
     memset(cells->cover, 0, gf__cover_words(cells->size) * sizeof(uint64_t));
     for (uint64_t i = 0; i < cells->size; i++)
         if (cells->slots[i].word != GF__EMPTY) {
             gf__filter_set(cells, gf__entry_key(&cells->slots[i]));
-            gf__cover_mark(cells, &cells->slots[i]);
+            if (!gf__entry_is_crowd(&cells->slots[i])) gf__cover_mark(cells, &cells->slots[i]);
         }
+    for (uint32_t c = 0; c < cells->crowd_count; c++)
+        for (uint32_t k = 0; cells->crowds[c].key != GF__EMPTY && k < cells->crowds[c].cap; k++)
+            if (cells->crowds[c].entries[k].word != GF__EMPTY) gf__cover_mark(cells, &cells->crowds[c].entries[k]);
     cells->stale = 0;
 }
 
@@ -100,6 +103,7 @@ int gf__cells_init(gf__cells *cells, size_t *bytes) {
     cells->size = GF__SLOTS_INITIAL;
     cells->filter_words = (uint32_t)gf__filter_words(GF__SLOTS_INITIAL);
     cells->cover_words = (uint32_t)gf__cover_words(GF__SLOTS_INITIAL);
+    cells->crowd_free = GF__NIL;
     *bytes += GF__SLOTS_INITIAL * (sizeof(gf__entry) + 1)
             + (gf__filter_words(GF__SLOTS_INITIAL) + gf__cover_words(GF__SLOTS_INITIAL)) * sizeof(uint64_t);
     return 0;
@@ -111,6 +115,8 @@ void gf__cells_free(gf__cells *cells) {
     free(cells->cover);
     free(cells->first);
     free(cells->oversize);
+    for (uint32_t c = 0; c < cells->crowd_count; c++) free(cells->crowds[c].entries);  /* NULL when unused */
+    free(cells->crowds);
     memset(cells, 0, sizeof *cells);
 }
 
@@ -255,8 +261,139 @@ static void gf__delete_slot(gf__cells *cells, uint32_t i) {
     gf__first_refresh(cells, deleted, moved_count);  /* the entries moved one slot back */
 }
 
-int gf__cells_reserve(gf__cells *cells, int oversize, size_t *bytes) {
-    if (oversize && cells->oversize_count == cells->oversize_cap) {
+/* ---- Crowds (see gf__crowd) ---- */
+
+/* A cell's entries in the hash table: how many are fences' (at most GF__CELL_HASHED_MAX), and the slot of its
+ * crowd's marker (GF__NIL: none). */
+static uint32_t gf__cell_census(const gf__cells *cells, uint64_t key, uint32_t *marker) {
+    uint32_t fences = 0;
+    *marker = GF__NIL;
+    gf__cell_run run = gf__cell_run_start(cells, key);
+    for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
+        if (gf__entry_is_crowd(&cells->slots[i])) *marker = i;
+        else fences++;
+    }
+    return fences;
+}
+
+static gf__crowd *gf__marker_crowd(const gf__cells *cells, uint32_t marker) {
+    return &cells->crowds[gf__entry_slot(&cells->slots[marker])];
+}
+
+/* Where a fence's entry starts its probe in a crowd of cap places (Lemire's range reduction of a mixed slot). */
+static uint32_t gf__crowd_home(uint32_t slot, uint32_t cap) {
+    return (uint32_t)(((uint64_t)(slot * 0x9E3779B1u) * cap) >> 32);
+}
+
+static void gf__crowd_put(gf__crowd *crowd, gf__entry entry) {
+    uint32_t k = gf__crowd_home(gf__entry_slot(&entry), crowd->cap);
+    while (crowd->entries[k].word != GF__EMPTY) k = k + 1 == crowd->cap ? 0 : k + 1;
+    crowd->entries[k] = entry;
+    crowd->count++;
+}
+
+/* Takes the entry `word` out of a crowd, moving back the entries after it that its place would hide from their
+ * probe (linear probing's deletion without tombstones). */
+static void gf__crowd_take(gf__crowd *crowd, uint64_t word) {
+    const uint32_t cap = crowd->cap;
+    uint32_t hole = gf__crowd_home((uint32_t)word & 0xFFFFFFu, cap);
+    while (crowd->entries[hole].word != word) {
+        GF__ASSERT(crowd->entries[hole].word != GF__EMPTY);
+        hole = hole + 1 == cap ? 0 : hole + 1;
+    }
+    for (uint32_t k = hole + 1 == cap ? 0 : hole + 1; crowd->entries[k].word != GF__EMPTY; k = k + 1 == cap ? 0 : k + 1) {
+        /* The entry at k may fill the hole unless its home lies cyclically after the hole, up to k. */
+        uint32_t home = gf__crowd_home(gf__entry_slot(&crowd->entries[k]), cap);
+        int home_after_hole = hole <= k ? (home > hole && home <= k) : (home > hole || home <= k);
+        if (home_after_hole) continue;
+        crowd->entries[hole] = crowd->entries[k];
+        hole = k;
+    }
+    memset(&crowd->entries[hole], 0xFF, sizeof crowd->entries[hole]);
+    crowd->count--;
+}
+
+/* Frees the crowds without entries and takes their markers out of the hash table: O(crowd records), run when at
+ * least half of the records in use are empty, so O(1) amortised per removal that emptied one. */
+static void gf__sweep_crowds(gf__cells *cells, size_t *bytes) {
+    for (uint32_t c = 0; c < cells->crowd_count; c++) {
+        gf__crowd *crowd = &cells->crowds[c];
+        if (crowd->key == GF__EMPTY || crowd->count != 0) continue;
+        uint32_t marker;
+        gf__cell_census(cells, crowd->key, &marker);
+        GF__ASSERT(marker != GF__NIL);
+        gf__delete_slot(cells, marker);
+        free(crowd->entries);
+        *bytes -= (size_t)crowd->cap * sizeof *crowd->entries;
+        /* memset rather than `= GF__EMPTY`: gcc on armhf stores a 64-bit constant through a VFP register, and this
+         * file must hold none (the no-FPU check). */
+        memset(&crowd->key, 0xFF, sizeof crowd->key);
+        crowd->entries = NULL;
+        crowd->cap = 0;
+        crowd->count = cells->crowd_free;
+        cells->crowd_free = c;
+    }
+    cells->crowds_empty = 0;
+}
+
+/* Gives the cell `key`, whose hash-table entries are full and which has no crowd, an empty crowd with room for
+ * entries, and its marker. Requires room for one more slot in the hash table. Returns -1 (nothing changed) when
+ * allocation fails. */
+static int gf__crowd_create(gf__cells *cells, uint64_t key, size_t *bytes) {
+    const uint32_t cap = 16;  /* places: doubled as the entries come */
+    gf__entry *entries = gf__empty_slots(cap);
+    if (entries == NULL) return -1;
+    uint32_t c = cells->crowd_free;
+    if (c == GF__NIL) {
+        if (cells->crowd_count == cells->crowd_cap) {
+            uint32_t records = cells->crowd_cap == 0 ? 4 : cells->crowd_cap * 2;
+            gf__crowd *grown = realloc(cells->crowds, (size_t)records * sizeof *grown);
+            if (grown == NULL) {
+                free(entries);
+                return -1;
+            }
+            *bytes += (size_t)(records - cells->crowd_cap) * sizeof *grown;
+            cells->crowds = grown;
+            cells->crowd_cap = records;
+        }
+        c = cells->crowd_count++;
+    } else {
+        cells->crowd_free = cells->crowds[c].count;
+    }
+    *bytes += cap * sizeof *entries;
+    cells->crowds[c].key = key;
+    cells->crowds[c].entries = entries;
+    cells->crowds[c].count = 0;
+    cells->crowds[c].cap = cap;
+    gf__entry marker;
+    marker.word = (key << 24) | c;
+    marker.box.lat_lo = 0;
+    marker.box.lat_hi = 0xFFFFu;
+    marker.box.u_lo = 0;
+    marker.box.u_hi = 0xFFFFu;
+    gf__place(cells, marker);
+    cells->used++;
+    cells->crowds_empty++;
+    return 0;
+}
+
+/* Room for one more entry in a crowd, whose load stays at most 3/4 (so that a probe meets an empty place soon):
+ * doubled and rehashed when full, O(1) amortised. Returns -1 (nothing changed) when allocation fails. */
+static int gf__crowd_room(gf__crowd *crowd, size_t *bytes) {
+    if ((crowd->count + 1) * 4 <= crowd->cap * 3) return 0;
+    gf__crowd grown = {crowd->key, gf__empty_slots((uint64_t)crowd->cap * 2), 0, crowd->cap * 2};
+    if (grown.entries == NULL) return -1;
+    for (uint32_t k = 0; k < crowd->cap; k++)
+        if (crowd->entries[k].word != GF__EMPTY) gf__crowd_put(&grown, crowd->entries[k]);
+    free(crowd->entries);
+    *bytes += (size_t)crowd->cap * sizeof *crowd->entries;
+    *crowd = grown;
+    return 0;
+}
+
+int gf__cells_reserve(gf__cells *cells, const gf__box *box, uint32_t level, size_t *bytes) {
+    if (!gf__box_fits(box, level)) {
+        if (cells->oversize_count < cells->oversize_cap) return 0;
         uint32_t cap = cells->oversize_cap == 0 ? 4 : cells->oversize_cap * 2;
         gf__wide_entry *list = realloc(cells->oversize, (size_t)cap * sizeof *list);
         if (list == NULL) return -1;
@@ -265,16 +402,36 @@ int gf__cells_reserve(gf__cells *cells, int oversize, size_t *bytes) {
         cells->oversize_cap = cap;
         return 0;
     }
-    return oversize ? 0 : gf__grow_slots(cells, bytes);
+    /* Before the count below, so that no later removal (of gf_fence_move) can free the crowd counted on. */
+    if (cells->crowds_empty > 0 && cells->crowds_empty * 2 >= cells->crowd_count) gf__sweep_crowds(cells, bytes);
+    if (gf__grow_slots(cells, bytes) != 0) return -1;
+    /* A cell whose hash-table entries are full takes the entry in its crowd (gf__cells_add): the crowd must exist
+     * and have room. Removals before the add only make the cell's count smaller (the add then goes to the hash
+     * table, where the slot reserved above is free, or one a removal freed). */
+    gf__window_box window;
+    uint32_t marker;
+    const uint64_t key = gf__entry_of(box, level, &window);
+    if (gf__cell_census(cells, key, &marker) < GF__CELL_HASHED_MAX) return 0;
+    if (marker == GF__NIL) return gf__crowd_create(cells, key, bytes);
+    return gf__crowd_room(gf__marker_crowd(cells, marker), bytes);
 }
 
 void gf__cells_add(gf__cells *cells, const gf__box *box, uint32_t level, uint32_t slot) {
-    GF__ASSERT((cells->used + 1) * 10 <= (uint64_t)cells->size * 7);
     gf__entry entry;
     uint64_t key = gf__entry_of(box, level, &entry.box);
     entry.word = (key << 24) | slot;
-    gf__place(cells, entry);
-    cells->used++;
+    uint32_t marker;
+    if (gf__cell_census(cells, key, &marker) < GF__CELL_HASHED_MAX) {
+        GF__ASSERT((cells->used + 1) * 10 <= (uint64_t)cells->size * 7);
+        gf__place(cells, entry);
+        cells->used++;
+    } else {
+        GF__ASSERT(marker != GF__NIL);
+        gf__crowd *crowd = gf__marker_crowd(cells, marker);
+        GF__ASSERT((crowd->count + 1) * 4 <= crowd->cap * 3);
+        if (crowd->count == 0) cells->crowds_empty--;
+        gf__crowd_put(crowd, entry);
+    }
     gf__filter_set(cells, key);
     gf__cover_mark(cells, &entry);
 }
@@ -282,12 +439,21 @@ void gf__cells_add(gf__cells *cells, const gf__box *box, uint32_t level, uint32_
 void gf__cells_remove(gf__cells *cells, const gf__box *box, uint32_t level, uint32_t slot) {
     gf__window_box window;
     uint64_t word = (gf__entry_of(box, level, &window) << 24) | slot;
-    uint32_t i = gf__cell_hash(word >> 24, cells->size);
-    while (cells->slots[i].word != word) {
-        GF__ASSERT(cells->slots[i].word != GF__EMPTY);
-        i = gf__next_slot(cells, i);
+    uint32_t found = GF__NIL, marker = GF__NIL;
+    gf__cell_run run = gf__cell_run_start(cells, word >> 24);
+    for (uint32_t i; found == GF__NIL && (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
+        if (gf__entry_is_crowd(&cells->slots[i])) marker = i;
+        else if (cells->slots[i].word == word) found = i;
     }
-    gf__delete_slot(cells, i);
+    if (found != GF__NIL) {
+        gf__delete_slot(cells, found);
+    } else {
+        /* Not in the hash table: in the cell's crowd (its marker lies before the entry would have). */
+        GF__ASSERT(marker != GF__NIL);
+        gf__crowd *crowd = gf__marker_crowd(cells, marker);
+        gf__crowd_take(crowd, word);
+        if (crowd->count == 0) cells->crowds_empty++;
+    }
     /* The cell's filter bit and the box's coverage bits stay set (other entries may need them, other cells and
      * blocks may share them). Rebuilding after a quarter of the slot count in removals keeps the stale bits below
      * that and costs O(1) per removal, amortised (at most 25 coverage bits per entry). */

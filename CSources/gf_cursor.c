@@ -76,8 +76,16 @@ static int gf__add_candidate(gf_cursor *cursor, uint32_t *m, uint32_t level, uin
     return 1;
 }
 
-/* Adds the entries of one cell whose box meets the area, each with its box back in grid offsets (gf__entry_span).
- * Returns 0 when they do not fit. */
+/* Adds a fence of the cell's entry (or crowd) whose box meets the area (q, in the cell's window), its box back in grid
+ * offsets (gf__entry_span). Returns 0 when it does not fit. */
+static int gf__gather_entry(gf_cursor *cursor, const gf__entry *entry, const gf__window_box *q, uint32_t level,
+                            uint32_t *m) {
+    if (!gf__window_meets(&entry->box, q)) return 1;
+    gf__query_span box = gf__entry_span(entry);
+    return gf__add_candidate(cursor, m, level, gf__entry_slot(entry), box.lat_lo, box.lat_hi, box.u_lo, box.u_span);
+}
+
+/* Adds the entries of one cell (and of its crowd) whose box meets the area. Returns 0 when they do not fit. */
 static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__query_span *area, uint64_t key,
                            uint32_t *m) {
     const gf__cells *cells = &table->cells;
@@ -88,10 +96,14 @@ static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__q
     for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
         const gf__entry *entry = &cells->slots[i];
         if (entry->box.lat_lo > q.lat_hi) break;  /* this and the cell's further entries lie north of the area */
-        if (!gf__window_meets(&entry->box, &q)) continue;
-        gf__query_span box = gf__entry_span(entry);
-        if (!gf__add_candidate(cursor, m, level, gf__entry_slot(entry), box.lat_lo, box.lat_hi, box.u_lo, box.u_span))
-            return 0;
+        if (!gf__entry_is_crowd(entry)) {
+            if (!gf__gather_entry(cursor, entry, &q, level, m)) return 0;
+            continue;
+        }
+        const gf__crowd *crowd = &cells->crowds[gf__entry_slot(entry)];
+        for (uint32_t k = 0; k < crowd->cap; k++)
+            if (crowd->entries[k].word != GF__EMPTY && !gf__gather_entry(cursor, &crowd->entries[k], &q, level, m))
+                return 0;
     }
     return 1;
 }

@@ -227,7 +227,10 @@ _Static_assert((GF__LAT_SPAN_E7 >> (GF__LEVEL_MIN + GF__CELL_EXTRA)) < (1 << 18)
  *     (its distance from its home) exceeds the previous slot's by at most one (home order);
  *   - along a run, the entries of one key have ascending window lat_lo;
  *   - each live fence that fits its level has exactly one entry, in the cell of its box's midpoint, whose box
- *     (gf__entry_of) contains the fence's; each oversize fence has exactly one oversize entry; nothing else.
+ *     (gf__entry_of) contains the fence's, in the hash table or in the cell's crowd; each oversize fence has exactly
+ *     one oversize entry; nothing else;
+ *   - a cell has at most GF__CELL_HASHED_MAX fences' entries in the hash table and at most one crowd, whose marker
+ *     is its one other entry there (gf__crowd).
  */
 #define GF__NIL UINT32_MAX
 #define GF__EMPTY UINT64_MAX
@@ -319,6 +322,27 @@ static inline int gf__window_meets(const gf__window_box *a, const gf__window_box
     return a->lat_lo <= b->lat_hi && b->lat_lo <= a->lat_hi && a->u_lo <= b->u_hi && b->u_lo <= a->u_hi;
 }
 
+/* A crowded cell: one whose entries would fill more than GF__CELL_HASHED_MAX slots of the hash table. Linear probing
+ * keeps a home's entries together and in order, so every entry added to a cell of k entries walks and shifts past
+ * them: k fences piled on one spot (duplicates, a depot's many fences) made adding them O(k^2), and the long run
+ * slowed the lookups of every key hashed into it. So a cell keeps at most
+ * GF__CELL_HASHED_MAX entries in the hash table, in lat_lo order as any cell; the ones added beyond that go to its
+ * crowd, a small hash table of its own keyed by fence slot (linear probing, load <= 3/4, so that adding and removing
+ * are O(1) expected), which a query reads whole.
+ * The hash table holds one marker entry for a crowded cell: the cell's key, the crowd's index where a fence slot
+ * would be, and a box covering the whole window (lat_lo 0, lat_hi 0xFFFF: no fence's box, at most half a window
+ * high, has both), so every query that reads the cell meets it before any entry it could stop at (lat_lo 0 sorts
+ * it first but for entries at the window's southern edge) and finds the crowd from it (gf__entry_is_crowd). A crowd
+ * whose entries are all removed keeps its marker until gf__cells_reserve sweeps the empty crowds away (when they
+ * are half of all), so that a reserve made for an add still holds after a removal (gf_fence_move). */
+#define GF__CELL_HASHED_MAX 64u
+
+typedef struct gf__crowd {
+    uint64_t key;         /* the cell's key; GF__EMPTY: an unused record, whose count links the free list */
+    gf__entry *entries;   /* cap places, count of them entries, the others GF__EMPTY (see gf__crowd_put) */
+    uint32_t count, cap;
+} gf__crowd;
+
 typedef struct gf__cells {
     gf__entry *slots;
     uint32_t size;       /* slot count: any size (grown by a quarter, see gf__grow_slots), >= 64, <= 2^27 */
@@ -344,7 +368,16 @@ typedef struct gf__cells {
     uint32_t stale;         /* removals since the filter and the coverage map were rebuilt */
     gf__wide_entry *oversize;  /* the oversize fences, in ascending slot order */
     uint32_t oversize_count, oversize_cap;
+    gf__crowd *crowds;         /* crowd records, used or unused; a marker's slot field is its crowd's index */
+    uint32_t crowd_count, crowd_cap;  /* records handed out (used or unused since), records allocated */
+    uint32_t crowd_free;       /* the first unused record, or GF__NIL */
+    uint32_t crowds_empty;     /* used records without entries (their markers still in the hash table) */
 } gf__cells;
+
+/* Whether an entry is a crowded cell's marker (see gf__crowd). */
+static inline int gf__entry_is_crowd(const gf__entry *entry) {
+    return entry->box.lat_lo == 0 && entry->box.lat_hi == 0xFFFFu;
+}
 
 #define GF__FILTER_BITS_PER_SLOT 8u
 #define GF__FIRST_MAX 255u  /* the largest start offset a home's byte holds */
@@ -563,9 +596,10 @@ static inline uint32_t gf__cell_run_next(const gf__cells *cells, gf__cell_run *r
 
 int gf__cells_init(gf__cells *cells, size_t *bytes);
 void gf__cells_free(gf__cells *cells);
-/* Makes room for one more entry (an oversize one when `oversize`) without allocating. Returns 0 on success, -1 when
- * allocation failed (nothing changed). */
-int gf__cells_reserve(gf__cells *cells, int oversize, size_t *bytes);
+/* Makes room for the entry of a fence with this box at `level` (an oversize one when the box does not fit it), so that
+ * adding it cannot fail, even after a removal (gf_fence_move). Returns 0 on success, -1 when allocation failed (the
+ * index then holds the same entries, though empty crowds may have been swept or one created). */
+int gf__cells_reserve(gf__cells *cells, const gf__box *box, uint32_t level, size_t *bytes);
 /* Adds the entry of fence `slot` with this box at `level` (which the box fits). Requires a prior reserve. */
 void gf__cells_add(gf__cells *cells, const gf__box *box, uint32_t level, uint32_t slot);
 /* Removes it again (the same box and level). Never allocates. */

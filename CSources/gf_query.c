@@ -196,8 +196,30 @@ static void gf__test_pending(const gf_table *table, gf__pending *pending, int64_
     pending->count = 0;
 }
 
+static void gf__list_fence(const gf_table *table, uint32_t slot, uint32_t level_index, gf__pending *pending,
+                           int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
+    if (pending->count == GF__PENDING_MAX) gf__test_pending(table, pending, margin_q, margin_mm, sink);
+    __builtin_prefetch(&table->fences[slot]);
+    __builtin_prefetch(&table->generations[slot]);
+    pending->slot[pending->count] = slot;
+    pending->level_index[pending->count++] = level_index;
+}
+
+/* Lists the fences of a crowded cell's crowd (every place read: a crowd is in no order) whose box meets the query's
+ * box q in the cell's window. Out of line: only crowded cells have one. */
+static __attribute__((noinline)) void gf__list_crowd(const gf_table *table, const gf__crowd *crowd,
+                                                     const gf__window_box *q, uint32_t level_index,
+                                                     gf__pending *pending, int64_t margin_q, uint32_t margin_mm,
+                                                     gf__sink *sink) {
+    for (uint32_t k = 0; k < crowd->cap; k++) {
+        const gf__entry *entry = &crowd->entries[k];
+        if (entry->word != GF__EMPTY && gf__window_meets(&entry->box, q))
+            gf__list_fence(table, gf__entry_slot(entry), level_index, pending, margin_q, margin_mm, sink);
+    }
+}
+
 /* Lists the fences of one cell of level index level_index, whose run starts as given (gf__cell_run_start): its
- * entries (in ascending lat_lo) whose box meets the query's. */
+ * entries (in ascending lat_lo) whose box meets the query's, and those of its crowd when it has one. */
 static void gf__scan_run(const gf_table *table, gf__cell_run run, uint32_t level_index, gf__pending *pending,
                          int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
     gf__window_box q;
@@ -209,12 +231,11 @@ static void gf__scan_run(const gf_table *table, gf__cell_run run, uint32_t level
         const gf__entry *entry = &cells->slots[i];
         if (entry->box.lat_lo > q.lat_hi) break;  /* this and the cell's further entries lie north of the box */
         if (!gf__window_meets(&entry->box, &q)) continue;
-        if (pending->count == GF__PENDING_MAX) gf__test_pending(table, pending, margin_q, margin_mm, sink);
-        uint32_t slot = gf__entry_slot(entry);
-        __builtin_prefetch(&table->fences[slot]);
-        __builtin_prefetch(&table->generations[slot]);
-        pending->slot[pending->count] = slot;
-        pending->level_index[pending->count++] = level_index;
+        if (gf__entry_is_crowd(entry))  /* it meets every box: the cell's crowd */
+            gf__list_crowd(table, &cells->crowds[gf__entry_slot(entry)], &q, level_index, pending, margin_q,
+                           margin_mm, sink);
+        else
+            gf__list_fence(table, gf__entry_slot(entry), level_index, pending, margin_q, margin_mm, sink);
     }
 }
 
@@ -227,7 +248,8 @@ static void gf__scan_cell(const gf_table *table, uint64_t key, int64_t margin_q,
     gf__test_pending(table, &pending, margin_q, margin_mm, sink);
 }
 
-/* Tests every entry of a level, read from the whole slot array: for a box far larger than the level's cells. */
+/* Tests every entry of a level, read from the whole slot array (and its crowds): for a box far larger than the
+ * level's cells. */
 static void gf__scan_level(const gf_table *table, uint32_t level, int64_t margin_q, uint32_t margin_mm,
                            gf__sink *sink) {
     const gf__cells *cells = &table->cells;
@@ -240,7 +262,14 @@ static void gf__scan_level(const gf_table *table, uint32_t level, int64_t margin
             || !gf__window_query(&sink->span, level, gf__key_row(key), gf__key_col(key), &q)
             || !gf__window_meets(&entry->box, &q))
             continue;
-        gf__test_fence(table, gf__entry_slot(entry), margin_q, margin_mm, sink);
+        if (!gf__entry_is_crowd(entry)) {
+            gf__test_fence(table, gf__entry_slot(entry), margin_q, margin_mm, sink);
+            continue;
+        }
+        const gf__crowd *crowd = &cells->crowds[gf__entry_slot(entry)];
+        for (uint32_t k = 0; k < crowd->cap; k++)
+            if (crowd->entries[k].word != GF__EMPTY && gf__window_meets(&crowd->entries[k].box, &q))
+                gf__test_fence(table, gf__entry_slot(&crowd->entries[k]), margin_q, margin_mm, sink);
     }
 }
 

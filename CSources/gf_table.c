@@ -145,7 +145,7 @@ static void gf__update_levels(gf_table *table) {
 
 /* Makes room for the entry of a fence with this box. */
 static int gf__index_reserve(gf_table *table, const gf__box *box) {
-    return gf__cells_reserve(&table->cells, !gf__box_fits(box, gf__level_for(box)), &table->bytes);
+    return gf__cells_reserve(&table->cells, box, gf__level_for(box), &table->bytes);
 }
 
 /* Adds the fence's one entry: in its level's cells, or in the oversize list (counted with the coarsest level). */
@@ -363,16 +363,68 @@ gf_status gf_corridor_add(gf_table *table, const gf_point *path, uint32_t count,
 
 /* ---- Invariant checker ---- */
 
-/* Entries a lookup of the word's cell finds with exactly this word (key and slot). */
+/* Entries a lookup of the word's cell finds with exactly this word (key and slot), in the hash table or the cell's
+ * crowd. */
 static uint32_t gf__occurrences(const gf__cells *cells, uint64_t word, const gf__window_box *box, int *same_box) {
     uint32_t n = 0;
     gf__cell_run run = gf__cell_run_start(cells, word >> 24);
     for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
-        if (cells->slots[i].word != word) continue;
-        n++;
-        *same_box = memcmp(&cells->slots[i].box, box, sizeof *box) == 0;
+        const gf__entry *entry = &cells->slots[i];
+        if (gf__entry_is_crowd(entry)) {
+            const gf__crowd *crowd = &cells->crowds[gf__entry_slot(entry)];
+            for (uint32_t k = 0; k < crowd->cap; k++)
+                if (crowd->entries[k].word == word) {
+                    n++;
+                    *same_box = memcmp(&crowd->entries[k].box, box, sizeof *box) == 0;
+                }
+        } else if (entry->word == word) {
+            n++;
+            *same_box = memcmp(&entry->box, box, sizeof *box) == 0;
+        }
     }
     return n;
+}
+
+/* The crowds' own invariants (see gf__crowd): each record in use has exactly one marker in the hash table (counted
+ * there: `markers`) and a hash table of its own keyed by fence slot, holding entries of its key only, each reachable
+ * from its home; its cell is full in the hash table or was (at most GF__CELL_HASHED_MAX of its entries there); the
+ * unused records form the free list; crowds_empty counts the records in use without entries. Adds the crowds'
+ * entries to *entries. */
+static gf_status gf__verify_crowds(const gf__cells *cells, uint64_t markers, uint64_t *entries) {
+    uint32_t in_use = 0, empty = 0, unused = 0;
+    for (uint32_t c = 0; c < cells->crowd_count; c++) {
+        const gf__crowd *crowd = &cells->crowds[c];
+        if (crowd->key == GF__EMPTY) {
+            unused++;
+            continue;
+        }
+        in_use++;
+        empty += crowd->count == 0;
+        uint32_t found = 0;
+        gf__cell_run run = gf__cell_run_start(cells, crowd->key);
+        for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;)
+            if (gf__entry_is_crowd(&cells->slots[i]) && gf__entry_slot(&cells->slots[i]) == c) found++;
+        if (found != 1 || crowd->count * 4 > crowd->cap * 3) return GF_ERR_CORRUPT;
+        uint32_t count = 0;
+        for (uint32_t k = 0; k < crowd->cap; k++) {
+            const gf__entry *entry = &crowd->entries[k];
+            if (entry->word == GF__EMPTY) continue;
+            count++;
+            if (gf__entry_key(entry) != crowd->key || gf__entry_is_crowd(entry)) return GF_ERR_CORRUPT;
+            uint32_t j = (uint32_t)(((uint64_t)(gf__entry_slot(entry) * 0x9E3779B1u) * crowd->cap) >> 32);
+            for (; j != k; j = j + 1 == crowd->cap ? 0 : j + 1)
+                if (crowd->entries[j].word == GF__EMPTY) return GF_ERR_CORRUPT;  /* unreachable from its home */
+        }
+        if (count != crowd->count) return GF_ERR_CORRUPT;
+        *entries += count;
+    }
+    if (in_use != markers || empty != cells->crowds_empty) return GF_ERR_CORRUPT;
+    uint32_t c = cells->crowd_free;
+    for (uint32_t k = 0; k < unused; k++) {
+        if (c >= cells->crowd_count || cells->crowds[c].key != GF__EMPTY) return GF_ERR_CORRUPT;
+        c = cells->crowds[c].count;
+    }
+    return c == GF__NIL ? GF_OK : GF_ERR_CORRUPT;
 }
 
 gf_status gf_table_verify(const gf_table *table) {
@@ -435,7 +487,7 @@ gf_status gf_table_verify(const gf_table *table) {
 
     /* Every entry names a live fence of its level; the totals match the fences' (so, with the checks above, nothing
      * is indexed that should not be). The oversize list is in ascending slot order. */
-    uint64_t used = 0;
+    uint64_t used = 0, markers = 0, hashed = 0;
     for (uint32_t i = 0; i < cells->size; i++) {
         const gf__entry *entry = &cells->slots[i];
         if (entry->word == GF__EMPTY) continue;
@@ -452,7 +504,21 @@ gf_status gf_table_verify(const gf_table *table) {
             && cells->first[home] != (displacement < GF__FIRST_MAX ? displacement : GF__FIRST_MAX))
             return GF_ERR_CORRUPT;
         uint32_t fence = gf__entry_slot(entry);
-        if (fence >= table->slots_used || table->fences[fence].radius_mm == 0) return GF_ERR_CORRUPT;
+        if (gf__entry_is_crowd(entry)) {
+            if (fence >= cells->crowd_count || cells->crowds[fence].key != gf__entry_key(entry)) return GF_ERR_CORRUPT;
+            markers++;
+        } else {
+            if (fence >= table->slots_used || table->fences[fence].radius_mm == 0) return GF_ERR_CORRUPT;
+            hashed++;
+        }
+        /* At most GF__CELL_HASHED_MAX fences of a cell in the hash table; at most one marker. */
+        uint32_t of_key = 0, markers_of_key = 0;
+        gf__cell_run run = gf__cell_run_start(cells, gf__entry_key(entry));
+        for (uint32_t j; (j = gf__cell_run_next(cells, &run)) != GF__NIL;) {
+            if (gf__entry_is_crowd(&cells->slots[j])) markers_of_key++;
+            else of_key++;
+        }
+        if (of_key > GF__CELL_HASHED_MAX || markers_of_key > 1) return GF_ERR_CORRUPT;
         /* The next entry of the same key on the run (entries of one key share a home: look no further than it). */
         for (uint32_t j = gf__next_slot(cells, i), d = displacement + 1;
              cells->slots[j].word != GF__EMPTY && gf__displacement(cells, j) == d && j != i; j = gf__next_slot(cells, j), d++)
@@ -466,7 +532,8 @@ gf_status gf_table_verify(const gf_table *table) {
         if (fence >= table->slots_used || table->fences[fence].radius_mm == 0) return GF_ERR_CORRUPT;
         if (i > 0 && cells->oversize[i - 1].slot >= fence) return GF_ERR_CORRUPT;
     }
-    if (used != cells->used || used != expected_entries || cells->oversize_count != expected_oversize)
+    if (gf__verify_crowds(cells, markers, &hashed) != GF_OK) return GF_ERR_CORRUPT;
+    if (used != cells->used || hashed != expected_entries || cells->oversize_count != expected_oversize)
         return GF_ERR_CORRUPT;
     return GF_OK;
 }

@@ -102,6 +102,7 @@ int main(int argc, char **argv) {
     }
     run("index", test_index);
     run("churn", test_churn);
+    run("piles", test_piles);
     run("tracked", test_tracked);
     run("shapes", test_shapes);
     run("fence distance", test_fence_distance);

@@ -88,6 +88,7 @@ void test_isqrt(void);
 void test_accuracy(const char *csv_path);
 void test_index(void);
 void test_churn(void);
+void test_piles(void);
 void test_out_of_memory(void);
 void test_tracked(void);
 void test_shapes(void);
