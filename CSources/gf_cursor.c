@@ -5,10 +5,10 @@
  * for a new area when it leaves. On the query path: integer only and allocation-free, like gf_query.c; it reads the
  * table only.
  *
- * Wide: an aligned square of 4 x 4 cells of the finest occupied level k (2^(k+2) e7: 364 m at level 13), or of
- * 4 x 4 query boxes when those are wider (a margin of 100 m), so a vehicle changes area about every side's length.
- * When its fences do not fit in the cursor: the square half as wide within it holding the query's box, and so on down
- * to one cell. When they do not fit either, the cursor remembers the smallest of those squares holding the box with no
+ * Wide: a square of 4 x 4 cells of the finest occupied level k (2^(k+2) e7: 364 m at level 13), or of 4 x 4 query
+ * boxes when those are wider (a margin of 100 m), aligned to its side, or to half of it for a box across an aligned
+ * edge; so a vehicle changes area about every side's length. When its fences do not fit in the cursor: the square half
+ * as wide holding the query's box, and so on down to one cell. When they do not fit either, the cursor remembers the smallest of those squares holding the box with no
  * candidates, and fixes in it search the index as gf_query does (a crowd of small fences: the lookups are then a small
  * part of the work). After an area that held many fences, the next one starts no wider.
  */
@@ -31,14 +31,42 @@
  * filter bits 8 x 8 at a time). */
 #define GF__GATHER_CELLS_MAX 400
 
-/* Sets the cursor's area to the aligned square of 2^shift e7 that holds the box's south-west corner. */
-static void gf__set_area(gf_cursor *cursor, const gf__box *box, uint32_t shift) {
-    uint64_t last_u = (uint64_t)GF__LON_SPAN_E7 - 1;
-    uint64_t u_lo = (uint64_t)(box->u_lo >> shift) << shift, u_hi = u_lo + ((uint64_t)1 << shift) - 1;
-    uint64_t lat_hi = (uint64_t)((box->lat_lo >> shift) << shift) + ((uint64_t)1 << shift) - 1;
-    cursor->lat_lo_ = (box->lat_lo >> shift) << shift;
+/* Where a square of 2^shift e7 starts along one axis, for a box from lo to hi on it: at the multiple of its side
+ * that holds lo, or, when the box runs past that square's end, half a side later (which holds any box at most half
+ * a side wide that starts in the aligned square). Aligned first: a vehicle that leaves an area through an edge finds
+ * the next square starting there, a whole side ahead of it. The half-shifted square spares a box that straddles an
+ * aligned edge (a query with a margin of tens of metres, a fifth of the time) from searching the index until it
+ * is past the edge. */
+static inline uint32_t gf__square_start(uint32_t lo, uint32_t hi, uint32_t shift) {
+    const uint32_t aligned = (lo >> shift) << shift;
+    return (uint64_t)hi < (uint64_t)aligned + ((uint64_t)1 << shift) ? aligned : aligned + ((uint32_t)1 << shift >> 1);
+}
+
+/* A square of 2^shift e7 for a box that does not cross the +-180 seam (u_hi < GF__LON_SPAN_E7): where it starts
+ * (gf__square_start on each axis), and whether it holds all of the box (a half-shifted one may start past a box
+ * wider than half its side). */
+typedef struct gf__square {
+    uint32_t lat_lo, u_lo;
+    int holds;
+} gf__square;
+
+static inline gf__square gf__square_for(const gf__box *box, uint32_t shift) {
+    const uint64_t side = (uint64_t)1 << shift;
+    gf__square square;
+    square.lat_lo = gf__square_start(box->lat_lo, box->lat_hi, shift);
+    square.u_lo = gf__square_start((uint32_t)box->u_lo, (uint32_t)box->u_hi, shift);
+    square.holds = box->lat_lo >= square.lat_lo && (uint64_t)box->lat_hi < square.lat_lo + side
+                   && (uint32_t)box->u_lo >= square.u_lo && (uint64_t)box->u_hi < square.u_lo + side;
+    return square;
+}
+
+/* Sets the cursor's area to a square of 2^shift e7 (cut at the grid's ends). */
+static void gf__set_area(gf_cursor *cursor, gf__square square, uint32_t shift) {
+    const uint64_t side = (uint64_t)1 << shift, last_u = (uint64_t)GF__LON_SPAN_E7 - 1;
+    const uint64_t lat_hi = square.lat_lo + side - 1, u_hi = square.u_lo + side - 1;
+    cursor->lat_lo_ = square.lat_lo;
     cursor->lat_hi_ = (uint32_t)(lat_hi < GF__LAT_SPAN_E7 ? lat_hi : GF__LAT_SPAN_E7);
-    cursor->u_lo_ = (uint32_t)u_lo;
+    cursor->u_lo_ = square.u_lo;
     cursor->u_hi_ = (uint32_t)(u_hi < last_u ? u_hi : last_u);
 }
 
@@ -200,20 +228,12 @@ static void gf__remember_reach(gf_cursor *cursor, uint32_t margin_mm) {
     cursor->margin_mm_ = margin_mm;
 }
 
-/* Whether the aligned square of 2^shift e7 that holds the box's south-west corner (gf__set_area's) holds all of it. */
-static int gf__square_holds(const gf__box *box, uint32_t shift) {
-    const uint64_t side = (uint64_t)1 << shift;
-    const uint64_t lat_lo = (uint64_t)(box->lat_lo >> shift) << shift;
-    const uint64_t u_lo = (uint64_t)(box->u_lo >> shift) << shift;
-    return (uint64_t)box->lat_hi < lat_lo + side && (uint64_t)box->u_hi < u_lo + side;
-}
-
-/* Makes the cursor remember an area around a box: the widest aligned square holding the box (4 x 4 finest cells or
- * query boxes, then each half as wide, down to one finest cell) whose fences fit in the cursor; when none fits, the
- * smallest square holding the box, without candidates (fixes there search the index). A box that straddles a finest
- * cell's edge is held by a wider square (a vehicle's query with a margin of tens of metres often does). A box that no
- * square holds (across the widest square's edge, the seam, or wider) leaves the cursor as it was: what it remembers
- * still holds for boxes in its area. */
+/* Makes the cursor remember an area around a box: the widest square holding the box (4 x 4 finest cells or query
+ * boxes, then each half as wide, down to one finest cell; placed by gf__square_for) whose fences fit in the cursor;
+ * when none fits, the smallest square holding the box, without candidates (fixes there search the index). A box that
+ * straddles a finest cell's edge is held by a wider square (a vehicle's query with a margin of tens of metres often
+ * does). A box that no square holds (across the seam, or wider than half the widest square) leaves the cursor as it
+ * was: what it remembers still holds for boxes in its area. */
 void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box *box, uint32_t margin_mm) {
     const uint32_t finest = table->levels[0];
     /* The widest square tried: 2^GF__WIDE_BITS finest cells, or 2^GF__WIDE_BITS query boxes when that is wider (a
@@ -228,20 +248,22 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
         const uint32_t last = 32 - (uint32_t)__builtin_clz(cursor->u_hi_ - cursor->u_lo_);  /* its side's shift */
         if (last < widest) widest = last > finest ? last : finest;
     }
-    if (box->full_lon || box->u_hi >= GF__LON_SPAN_E7 || !gf__square_holds(box, widest)) return;
+    if (box->full_lon || box->u_hi >= GF__LON_SPAN_E7) return;
+    gf__square square = gf__square_for(box, widest);
+    if (!square.holds) return;
     cursor->table_ = table;
     cursor->area_ = 0;
-    /* The widest square whose fences fit (the squares nest, each holding the box's south-west corner); the smallest
-     * one holding the box without candidates if none fits. */
+    /* The widest square whose fences fit; the smallest one holding the box without candidates if none fits. */
     for (uint32_t shift = widest;; shift--) {
-        gf__set_area(cursor, box, shift);
+        gf__set_area(cursor, square, shift);
         gf__remember_reach(cursor, margin_mm);
         if (cursor->margin_mm_ == UINT32_MAX) {  /* near a pole: no reaches, so candidates would not be used */
             cursor->candidates_ = GF__NIL;
             break;
         }
         if (gf__gather(table, cursor, shift)) break;
-        if (shift == finest || !gf__square_holds(box, shift - 1)) {
+        if (shift > finest) square = gf__square_for(box, shift - 1);
+        if (shift == finest || !square.holds) {
             cursor->candidates_ = GF__NIL;
             break;
         }

@@ -316,7 +316,7 @@ typedef struct gf_cursor {
     /* Private: read and written only by the library. */
     const struct gf_table *table_;  /* the table it remembers, or NULL */
     uint64_t epoch_;                /* that table's epoch (changed by every add, remove, move) */
-    uint32_t lat_lo_, lat_hi_;      /* the area (grid offsets): an aligned square, 2^k finest cells on a side */
+    uint32_t lat_lo_, lat_hi_;      /* the area (grid offsets): a square, 2^k finest cells on a side */
     uint32_t u_lo_, u_hi_;
     uint32_t margin_mm_;            /* the margin the reaches below are for; UINT32_MAX: none */
     uint32_t lat_reach_, lon_reach_; /* a query box's half-extents (e7) for that margin, the largest in the area */

@@ -188,6 +188,36 @@ void test_tracked(void) {
               "margin above the limit");
     gf_cursor_reset(NULL);  /* allowed, does nothing */
 
+    /* A box across an aligned edge of the cursor's widest square (a 25 m margin, a fifth of a vehicle's fixes) is
+     * remembered in a square half a side further, not searched for in the index: after the query the cursor's area
+     * holds the fix with its reaches. The square's side is read off a first query away from any edge. */
+    gf_table *edge_table = NULL;
+    CT_STATUS(gf_table_create(16, &edge_table), GF_OK, "edge table");
+    gf_handle edge_handle;
+    const gf_point edge_centre = {-274000000, 1530000000};
+    CT_STATUS(gf_fence_add(edge_table, edge_centre, 20000, &edge_handle), GF_OK, "edge fence");
+    gf_cursor edge_cursor;
+    memset(&edge_cursor, 0, sizeof edge_cursor);  /* remembers nothing, and a failed check prints no garbage */
+    gf_hit edge_hits[4];
+    CT_STATUS(gf_query_tracked(edge_table, &edge_cursor, edge_centre, 25000, edge_hits, 4, &count), GF_OK,
+              "query at the fence");
+    const uint32_t side = edge_cursor.lat_hi_ - edge_cursor.lat_lo_ + 1, reach = edge_cursor.lat_reach_;
+    CT_CHECK(edge_cursor.area_ == 0 && side > 4 * reach, "edge: no area (side %u, reach %u)", side, reach);
+    for (uint32_t k = 1; k <= 2; k++) {
+        /* The fix a third of its reach south of an aligned edge k sides north of the area's start: its box crosses
+         * the edge; longitude far from one. */
+        const int64_t edge = (int64_t)edge_cursor.lat_lo_ + (int64_t)k * side - GF_LAT_MAX_E7;
+        const gf_point fix = {(int32_t)(edge - reach / 3), edge_centre.lon};
+        memset(&edge_cursor, 0, sizeof edge_cursor);
+        CT_STATUS(gf_query_tracked(edge_table, &edge_cursor, fix, 25000, edge_hits, 4, &count), GF_OK, "edge query");
+        const int64_t lat = (int64_t)fix.lat + GF_LAT_MAX_E7;
+        CT_CHECK(edge_cursor.area_ == 0 && lat - reach >= edge_cursor.lat_lo_ && lat + reach <= edge_cursor.lat_hi_,
+                 "edge %u: the cursor's area %u..%u does not hold the box %lld +- %u", k, edge_cursor.lat_lo_,
+                 edge_cursor.lat_hi_, (long long)lat, reach);
+        same_as_query(edge_table, &edge_cursor, fix, 25000);
+    }
+    gf_table_destroy(edge_table);
+
     printf("tracked: %lu fixes on 8 drives over two tables with mutations between them, %lu among sparse small "
            "fences and %lu among large polar ones (%lu hits), all compared with gf_query\n", steps, sparse_steps,
            polar_steps, hits_seen);

@@ -14,7 +14,9 @@ final class CoreFenceTable {
 
     /// A sequence of queries at places near each other, which gf_query_tracked answers faster with a cursor of its
     /// own: the vehicle's fixes, and the midpoints of the segments between consecutive fixes (queried with half the
-    /// segment as margin). Sharing one cursor, the two would overwrite each other's memory at every fix.
+    /// segment as margin). A cursor remembers an area for one margin: two sequences asking different margins would
+    /// overwrite each other's memory at every fix on a shared one (the monitor's fix query shares the segments'
+    /// cursor only when it asks their margin).
     enum Track: Int, CaseIterable {
         case fixes
         case segments

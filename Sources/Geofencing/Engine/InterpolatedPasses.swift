@@ -34,9 +34,8 @@ extension MonitorEngine {
         let mid = SegmentPass.point(at: 0.5, from: start.fix.coordinate, to: end.fix.coordinate)
         guard let midPoint = CoreFenceTable.point(mid) else { return }
         // Nothing below queries the main table again, so the hits stay valid.
-        let hits = table.hits(at: midPoint, marginMillimetres: Self.segmentQueryMargin(covering:
-                                  Self.marginMillimetres(longest: queryLongest)),
-                              following: .segments)
+        segmentMargin = Self.segmentQueryMargin(covering: Self.marginMillimetres(longest: queryLongest))
+        let hits = table.hits(at: midPoint, marginMillimetres: segmentMargin, following: .segments)
         guard !hits.isEmpty else { return }  // most segments: no fence near
         if known == nil { known = Self.segmentLength(from: start, to: end, reachable: reachable) }
         guard let known else { return }
@@ -129,6 +128,11 @@ extension MonitorEngine {
         let margin = max(UInt64(1) << 14, powerOfTwo)
         return margin <= UInt64(GF_MARGIN_MAX_MM) ? UInt32(margin) : needed
     }
+
+    /// The largest segment margin the fix's own query shares (`MonitorEngine.process`): 2^15 mm (32.8 m), a
+    /// segment up to about 63 m (a 1 Hz fix at 220 km/h). A wider one (a fast pass, a long gap) is asked rarely and
+    /// would make the fix's query test many fences for nothing.
+    static let sharedMarginMax: UInt32 = 1 << 15
 
     /// Relative error bound of `estimatedLength` against the core's geodesic distance: the sphere of mean radius
     /// against the ellipsoid's radii of curvature (-0.56 % ... +0.45 %), and the flat approximation over at most

@@ -62,6 +62,9 @@ struct MonitorEngine {
     var speedRule = SpeedLimitRule()
     var schedules = ScheduleWindows()
     var fixNumber: UInt64 = 0
+    /// The margin of the last segment query (`interpolatePasses`), which the fix's own query shares when it is at
+    /// most `sharedMarginMax` (see `process`); before any, the least it asks.
+    var segmentMargin: UInt32 = MonitorEngine.segmentQueryMargin(covering: 1)
     var lastUsable: (fix: Fix, point: gf_point)?
     private var lastObservation: Date?
     private var inOutage = false
@@ -197,8 +200,15 @@ struct MonitorEngine {
            fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
             interpolatePasses(from: previous, to: (fix, point), accuracy: accuracy)
         }
+        // The fix's query asks with the last segment query's margin, on its cursor, when that margin is small: the
+        // two places are metres apart, so one area of the index serves both, gathered once where two cursors each
+        // gathered their own. The hits within the margin outside are dropped: those left are the margin-0 query's,
+        // in its order, with its distances (but for the depth of a fix deep inside a polygon, a lower bound that
+        // grows with the margin: the rules read it only for a region not yet inside, which `depth` measures again).
         // Nothing below queries the main table again, so the hits stay valid.
-        for hit in table.hits(at: point, marginMillimetres: 0, following: .fixes) {
+        let sharesCursor = segmentMargin <= Self.sharedMarginMax
+        for hit in table.hits(at: point, marginMillimetres: sharesCursor ? segmentMargin : 0,
+                              following: sharesCursor ? .segments : .fixes) where hit.distance_mm <= 0 {
             let slot = recordSlot(of: hit.handle)
             regions.flags[slot].seenAtFix = true
             seen.append(Int32(slot))
