@@ -183,8 +183,9 @@ static void gf__place(gf__cells *cells, gf__entry entry) {
     for (; cells->slots[i].word != GF__EMPTY; d++) {
         uint32_t displacement = gf__displacement(cells, i);
         if (displacement < d) break;  /* a later home */
-        if (displacement == d && gf__entry_key(&cells->slots[i]) == key && cells->slots[i].box.lat_lo > entry.box.lat_lo)
-            break;  /* the first of its cell's entries lying further north */
+        if (displacement == d && gf__entry_key(&cells->slots[i]) == key
+            && (cells->slots[i].box.lat_lo > entry.box.lat_lo || gf__entry_is_crowd(&entry)))
+            break;  /* the first of its cell's entries lying further north; a crowd's marker goes first of all */
         after_own_home |= displacement == d;
         i = gf__next_slot(cells, i);
     }
@@ -263,21 +264,22 @@ static void gf__delete_slot(gf__cells *cells, uint32_t i) {
 
 /* ---- Crowds (see gf__crowd) ---- */
 
-/* A cell's entries in the hash table: how many are fences' (at most GF__CELL_HASHED_MAX), and the slot of its
- * crowd's marker (GF__NIL: none). */
-static uint32_t gf__cell_census(const gf__cells *cells, uint64_t key, uint32_t *marker) {
-    uint32_t fences = 0;
-    *marker = GF__NIL;
+/* The crowd of the cell `key`, or NULL: its marker is the first of the cell's entries (gf__place puts it there). */
+static gf__crowd *gf__cell_crowd(const gf__cells *cells, uint64_t key) {
     gf__cell_run run = gf__cell_run_start(cells, key);
-    for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
-        if (gf__entry_is_crowd(&cells->slots[i])) *marker = i;
-        else fences++;
-    }
-    return fences;
+    uint32_t first = gf__cell_run_next(cells, &run);
+    if (first == GF__NIL || !gf__entry_is_crowd(&cells->slots[first])) return NULL;
+    return &cells->crowds[gf__entry_slot(&cells->slots[first])];
 }
 
-static gf__crowd *gf__marker_crowd(const gf__cells *cells, uint32_t marker) {
-    return &cells->crowds[gf__entry_slot(&cells->slots[marker])];
+/* How many fences' entries the cell `key` has in the hash table (at most GF__CELL_HASHED_MAX): its crowd's count of
+ * them, or, without a crowd, counted along its run. */
+static uint32_t gf__cell_hashed(const gf__cells *cells, uint64_t key, const gf__crowd *crowd) {
+    if (crowd != NULL) return crowd->hashed;
+    uint32_t fences = 0;
+    gf__cell_run run = gf__cell_run_start(cells, key);
+    while (gf__cell_run_next(cells, &run) != GF__NIL) fences++;
+    return fences;
 }
 
 /* Where a fence's entry starts its probe in a crowd of cap places (Lemire's range reduction of a mixed slot). */
@@ -293,12 +295,12 @@ static void gf__crowd_put(gf__crowd *crowd, gf__entry entry) {
 }
 
 /* Takes the entry `word` out of a crowd, moving back the entries after it that its place would hide from their
- * probe (linear probing's deletion without tombstones). */
-static void gf__crowd_take(gf__crowd *crowd, uint64_t word) {
+ * probe (linear probing's deletion without tombstones). Returns 0 (nothing changed) when the crowd does not hold it. */
+static int gf__crowd_take(gf__crowd *crowd, uint64_t word) {
     const uint32_t cap = crowd->cap;
     uint32_t hole = gf__crowd_home((uint32_t)word & 0xFFFFFFu, cap);
     while (crowd->entries[hole].word != word) {
-        GF__ASSERT(crowd->entries[hole].word != GF__EMPTY);
+        if (crowd->entries[hole].word == GF__EMPTY) return 0;
         hole = hole + 1 == cap ? 0 : hole + 1;
     }
     for (uint32_t k = hole + 1 == cap ? 0 : hole + 1; crowd->entries[k].word != GF__EMPTY; k = k + 1 == cap ? 0 : k + 1) {
@@ -311,6 +313,7 @@ static void gf__crowd_take(gf__crowd *crowd, uint64_t word) {
     }
     memset(&crowd->entries[hole], 0xFF, sizeof crowd->entries[hole]);
     crowd->count--;
+    return 1;
 }
 
 /* Frees the crowds without entries and takes their markers out of the hash table: O(crowd records), run when at
@@ -319,9 +322,9 @@ static void gf__sweep_crowds(gf__cells *cells, size_t *bytes) {
     for (uint32_t c = 0; c < cells->crowd_count; c++) {
         gf__crowd *crowd = &cells->crowds[c];
         if (crowd->key == GF__EMPTY || crowd->count != 0) continue;
-        uint32_t marker;
-        gf__cell_census(cells, crowd->key, &marker);
-        GF__ASSERT(marker != GF__NIL);
+        gf__cell_run run = gf__cell_run_start(cells, crowd->key);
+        const uint32_t marker = gf__cell_run_next(cells, &run);
+        GF__ASSERT(marker != GF__NIL && gf__entry_is_crowd(&cells->slots[marker]));
         gf__delete_slot(cells, marker);
         free(crowd->entries);
         *bytes -= (size_t)crowd->cap * sizeof *crowd->entries;
@@ -365,6 +368,7 @@ static int gf__crowd_create(gf__cells *cells, uint64_t key, size_t *bytes) {
     cells->crowds[c].entries = entries;
     cells->crowds[c].count = 0;
     cells->crowds[c].cap = cap;
+    cells->crowds[c].hashed = GF__CELL_HASHED_MAX;  /* a crowd is made for a cell whose hash-table entries are full */
     gf__entry marker;
     marker.word = (key << 24) | c;
     marker.box.lat_lo = 0;
@@ -381,7 +385,7 @@ static int gf__crowd_create(gf__cells *cells, uint64_t key, size_t *bytes) {
  * doubled and rehashed when full, O(1) amortised. Returns -1 (nothing changed) when allocation fails. */
 static int gf__crowd_room(gf__crowd *crowd, size_t *bytes) {
     if ((crowd->count + 1) * 4 <= crowd->cap * 3) return 0;
-    gf__crowd grown = {crowd->key, gf__empty_slots((uint64_t)crowd->cap * 2), 0, crowd->cap * 2};
+    gf__crowd grown = {crowd->key, gf__empty_slots((uint64_t)crowd->cap * 2), 0, crowd->cap * 2, crowd->hashed};
     if (grown.entries == NULL) return -1;
     for (uint32_t k = 0; k < crowd->cap; k++)
         if (crowd->entries[k].word != GF__EMPTY) gf__crowd_put(&grown, crowd->entries[k]);
@@ -409,26 +413,25 @@ int gf__cells_reserve(gf__cells *cells, const gf__box *box, uint32_t level, size
      * and have room. Removals before the add only make the cell's count smaller (the add then goes to the hash
      * table, where the slot reserved above is free, or one a removal freed). */
     gf__window_box window;
-    uint32_t marker;
     const uint64_t key = gf__entry_of(box, level, &window);
-    if (gf__cell_census(cells, key, &marker) < GF__CELL_HASHED_MAX) return 0;
-    if (marker == GF__NIL) return gf__crowd_create(cells, key, bytes);
-    return gf__crowd_room(gf__marker_crowd(cells, marker), bytes);
+    gf__crowd *crowd = gf__cell_crowd(cells, key);
+    if (gf__cell_hashed(cells, key, crowd) < GF__CELL_HASHED_MAX) return 0;
+    if (crowd == NULL) return gf__crowd_create(cells, key, bytes);
+    return gf__crowd_room(crowd, bytes);
 }
 
 void gf__cells_add(gf__cells *cells, const gf__box *box, uint32_t level, uint32_t slot) {
     gf__entry entry;
     uint64_t key = gf__entry_of(box, level, &entry.box);
     entry.word = (key << 24) | slot;
-    uint32_t marker;
-    if (gf__cell_census(cells, key, &marker) < GF__CELL_HASHED_MAX) {
+    gf__crowd *crowd = gf__cell_crowd(cells, key);
+    if (gf__cell_hashed(cells, key, crowd) < GF__CELL_HASHED_MAX) {
         GF__ASSERT((cells->used + 1) * 10 <= (uint64_t)cells->size * 7);
         gf__place(cells, entry);
         cells->used++;
+        if (crowd != NULL) crowd->hashed++;
     } else {
-        GF__ASSERT(marker != GF__NIL);
-        gf__crowd *crowd = gf__marker_crowd(cells, marker);
-        GF__ASSERT((crowd->count + 1) * 4 <= crowd->cap * 3);
+        GF__ASSERT(crowd != NULL && (crowd->count + 1) * 4 <= crowd->cap * 3);
         if (crowd->count == 0) cells->crowds_empty--;
         gf__crowd_put(crowd, entry);
     }
@@ -438,21 +441,20 @@ void gf__cells_add(gf__cells *cells, const gf__box *box, uint32_t level, uint32_
 
 void gf__cells_remove(gf__cells *cells, const gf__box *box, uint32_t level, uint32_t slot) {
     gf__window_box window;
-    uint64_t word = (gf__entry_of(box, level, &window) << 24) | slot;
-    uint32_t found = GF__NIL, marker = GF__NIL;
-    gf__cell_run run = gf__cell_run_start(cells, word >> 24);
-    for (uint32_t i; found == GF__NIL && (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
-        if (gf__entry_is_crowd(&cells->slots[i])) marker = i;
-        else if (cells->slots[i].word == word) found = i;
-    }
-    if (found != GF__NIL) {
-        gf__delete_slot(cells, found);
-    } else {
-        /* Not in the hash table: in the cell's crowd (its marker lies before the entry would have). */
-        GF__ASSERT(marker != GF__NIL);
-        gf__crowd *crowd = gf__marker_crowd(cells, marker);
-        gf__crowd_take(crowd, word);
+    const uint64_t key = gf__entry_of(box, level, &window), word = (key << 24) | slot;
+    /* A crowded cell: its crowd first (O(1) expected), where most of its entries are; else along the run. */
+    gf__crowd *crowd = gf__cell_crowd(cells, key);
+    if (crowd != NULL && gf__crowd_take(crowd, word)) {
         if (crowd->count == 0) cells->crowds_empty++;
+    } else {
+        uint32_t found = GF__NIL;
+        gf__cell_run run = gf__cell_run_start(cells, key);
+        for (uint32_t i; found == GF__NIL && (i = gf__cell_run_next(cells, &run)) != GF__NIL;)
+            if (cells->slots[i].word == word && !gf__entry_is_crowd(&cells->slots[i])) found = i;  /* a marker's word
+                                                                               * holds a crowd index where a slot is */
+        GF__ASSERT(found != GF__NIL);
+        gf__delete_slot(cells, found);
+        if (crowd != NULL) crowd->hashed--;
     }
     /* The cell's filter bit and the box's coverage bits stay set (other entries may need them, other cells and
      * blocks may share them). Rebuilding after a quarter of the slot count in removals keeps the stale bits below

@@ -400,11 +400,15 @@ static gf_status gf__verify_crowds(const gf__cells *cells, uint64_t markers, uin
         }
         in_use++;
         empty += crowd->count == 0;
-        uint32_t found = 0;
+        /* Its marker first in its cell's run (gf__cell_crowd looks there), and its count of the cell's other
+         * entries right. */
+        uint32_t found = 0, hashed = 0, place = 0;
         gf__cell_run run = gf__cell_run_start(cells, crowd->key);
-        for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;)
-            if (gf__entry_is_crowd(&cells->slots[i]) && gf__entry_slot(&cells->slots[i]) == c) found++;
-        if (found != 1 || crowd->count * 4 > crowd->cap * 3) return GF_ERR_CORRUPT;
+        for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL; place++) {
+            if (!gf__entry_is_crowd(&cells->slots[i])) hashed++;
+            else if (gf__entry_slot(&cells->slots[i]) == c && place == 0) found++;
+        }
+        if (found != 1 || hashed != crowd->hashed || crowd->count * 4 > crowd->cap * 3) return GF_ERR_CORRUPT;
         uint32_t count = 0;
         for (uint32_t k = 0; k < crowd->cap; k++) {
             const gf__entry *entry = &crowd->entries[k];
