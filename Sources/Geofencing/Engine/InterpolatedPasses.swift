@@ -34,8 +34,9 @@ extension MonitorEngine {
         let mid = SegmentPass.point(at: 0.5, from: start.fix.coordinate, to: end.fix.coordinate)
         guard let midPoint = CoreFenceTable.point(mid) else { return }
         // Nothing below queries the main table again, so the hits stay valid.
-        segmentMargin = Self.segmentQueryMargin(covering: Self.marginMillimetres(longest: queryLongest))
-        let hits = table.hits(at: midPoint, marginMillimetres: segmentMargin, following: .segments)
+        let queryMargin = Self.segmentQueryMargin(covering: Self.marginMillimetres(longest: queryLongest))
+        segmentMargin = queryMargin
+        let hits = table.hits(at: midPoint, marginMillimetres: queryMargin, following: .segments)
         guard !hits.isEmpty else { return }  // most segments: no fence near
         if known == nil { known = Self.segmentLength(from: start, to: end, reachable: reachable) }
         guard let known else { return }

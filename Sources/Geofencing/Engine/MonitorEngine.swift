@@ -62,9 +62,10 @@ struct MonitorEngine {
     var speedRule = SpeedLimitRule()
     var schedules = ScheduleWindows()
     var fixNumber: UInt64 = 0
-    /// The margin of the last segment query (`interpolatePasses`), which the fix's own query shares when it is at
-    /// most `sharedMarginMax` (see `process`); before any, the least it asks.
-    var segmentMargin: UInt32 = MonitorEngine.segmentQueryMargin(covering: 1)
+    /// The margin of the segment query of the current fix (`interpolatePasses`), which the fix's own query shares
+    /// when it is at most `sharedMarginMax` (see `process`); nil when the fix had none (no segment to interpolate,
+    /// or none short enough), and the fix's query then asks with margin 0 on a cursor of its own.
+    var segmentMargin: UInt32?
     var lastUsable: (fix: Fix, point: gf_point)?
     private var lastObservation: Date?
     private var inOutage = false
@@ -196,19 +197,20 @@ struct MonitorEngine {
         let accuracy = fix.horizontalAccuracy ?? 0
         if !schedules.isEmpty { schedules.advance(to: fix.timestamp) }
 
+        segmentMargin = nil
         if let previous = lastUsable, !inOutage,
            fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
             interpolatePasses(from: previous, to: (fix, point), accuracy: accuracy)
         }
-        // The fix's query asks with the last segment query's margin, on its cursor, when that margin is small: the
+        // The fix's query asks with this fix's segment query's margin, on its cursor, when that margin is small: the
         // two places are metres apart, so one area of the index serves both, gathered once where two cursors each
-        // gathered their own. The hits within the margin outside are dropped: those left are the margin-0 query's,
+        // gathered their own (a fix without one, far from the last, asks with margin 0: no wider box for nothing). The hits within the margin outside are dropped: those left are the margin-0 query's,
         // in its order, with its distances (but for the depth of a fix deep inside a polygon, a lower bound that
         // grows with the margin: the rules read it only for a region not yet inside, which `depth` measures again).
         // Nothing below queries the main table again, so the hits stay valid.
-        let sharesCursor = segmentMargin <= Self.sharedMarginMax
-        for hit in table.hits(at: point, marginMillimetres: sharesCursor ? segmentMargin : 0,
-                              following: sharesCursor ? .segments : .fixes) where hit.distance_mm <= 0 {
+        let shared = segmentMargin.flatMap { $0 <= Self.sharedMarginMax ? $0 : nil }
+        for hit in table.hits(at: point, marginMillimetres: shared ?? 0, following: shared == nil ? .fixes : .segments)
+        where hit.distance_mm <= 0 {
             let slot = recordSlot(of: hit.handle)
             regions.flags[slot].seenAtFix = true
             seen.append(Int32(slot))
