@@ -282,11 +282,6 @@ static uint32_t gf__cell_hashed(const gf__cells *cells, uint64_t key, const gf__
     return fences;
 }
 
-/* Where a fence's entry starts its probe in a crowd of cap places (Lemire's range reduction of a mixed slot). */
-static uint32_t gf__crowd_home(uint32_t slot, uint32_t cap) {
-    return (uint32_t)(((uint64_t)(slot * 0x9E3779B1u) * cap) >> 32);
-}
-
 static void gf__crowd_put(gf__crowd *crowd, gf__entry entry) {
     uint32_t k = gf__crowd_home(gf__entry_slot(&entry), crowd->cap);
     while (crowd->entries[k].word != GF__EMPTY) k = k + 1 == crowd->cap ? 0 : k + 1;
@@ -303,7 +298,8 @@ static int gf__crowd_take(gf__crowd *crowd, uint64_t word) {
         if (crowd->entries[hole].word == GF__EMPTY) return 0;
         hole = hole + 1 == cap ? 0 : hole + 1;
     }
-    for (uint32_t k = hole + 1 == cap ? 0 : hole + 1; crowd->entries[k].word != GF__EMPTY; k = k + 1 == cap ? 0 : k + 1) {
+    for (uint32_t k = hole + 1 == cap ? 0 : hole + 1; crowd->entries[k].word != GF__EMPTY;
+         k = k + 1 == cap ? 0 : k + 1) {
         /* The entry at k may fill the hole unless its home lies cyclically after the hole, up to k. */
         uint32_t home = gf__crowd_home(gf__entry_slot(&crowd->entries[k]), cap);
         int home_after_hole = hole <= k ? (home > hole && home <= k) : (home > hole || home <= k);
@@ -424,8 +420,11 @@ void gf__cells_add(gf__cells *cells, const gf__box *box, uint32_t level, uint32_
     gf__entry entry;
     uint64_t key = gf__entry_of(box, level, &entry.box);
     entry.word = (key << 24) | slot;
+    /* The reserve left a cell without a crowd below the limit (removals since only lower it), and gave a full one a
+     * crowd: no need to count the cell's entries again. */
     gf__crowd *crowd = gf__cell_crowd(cells, key);
-    if (gf__cell_hashed(cells, key, crowd) < GF__CELL_HASHED_MAX) {
+    GF__ASSERT(crowd != NULL || gf__cell_hashed(cells, key, NULL) < GF__CELL_HASHED_MAX);
+    if (crowd == NULL || crowd->hashed < GF__CELL_HASHED_MAX) {
         GF__ASSERT((cells->used + 1) * 10 <= (uint64_t)cells->size * 7);
         gf__place(cells, entry);
         cells->used++;
@@ -447,11 +446,11 @@ void gf__cells_remove(gf__cells *cells, const gf__box *box, uint32_t level, uint
     if (crowd != NULL && gf__crowd_take(crowd, word)) {
         if (crowd->count == 0) cells->crowds_empty++;
     } else {
+        /* Along the run, past the marker: its word holds a crowd index where a fence slot would be. */
         uint32_t found = GF__NIL;
         gf__cell_run run = gf__cell_run_start(cells, key);
         for (uint32_t i; found == GF__NIL && (i = gf__cell_run_next(cells, &run)) != GF__NIL;)
-            if (cells->slots[i].word == word && !gf__entry_is_crowd(&cells->slots[i])) found = i;  /* a marker's word
-                                                                               * holds a crowd index where a slot is */
+            if (cells->slots[i].word == word && !gf__entry_is_crowd(&cells->slots[i])) found = i;
         GF__ASSERT(found != GF__NIL);
         gf__delete_slot(cells, found);
         if (crowd != NULL) crowd->hashed--;

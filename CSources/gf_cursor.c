@@ -8,9 +8,10 @@
  * Wide: a square of 4 x 4 cells of the finest occupied level k (2^(k+2) e7: 364 m at level 13), or of 4 x 4 query
  * boxes when those are wider (a margin of 100 m), aligned to its side, or to half of it for a box across an aligned
  * edge; so a vehicle changes area about every side's length. When its fences do not fit in the cursor: the square half
- * as wide holding the query's box, and so on down to one cell. When they do not fit either, the cursor remembers the smallest of those squares holding the box with no
- * candidates, and fixes in it search the index as gf_query does (a crowd of small fences: the lookups are then a small
- * part of the work). After an area that held many fences, the next one starts no wider.
+ * as wide holding the query's box, and so on down to one cell. When they do not fit either, the cursor remembers the
+ * smallest of those squares holding the box with no candidates, and fixes in it search the index as gf_query does (a
+ * crowd of small fences: the lookups are then a small part of the work). After an area that held many fences, the
+ * next one starts no wider.
  */
 #include "gf_internal.h"
 

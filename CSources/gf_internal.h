@@ -351,6 +351,11 @@ typedef struct gf__crowd {
     uint32_t hashed;      /* the cell's fences' entries in the hash table (at most GF__CELL_HASHED_MAX) */
 } gf__crowd;
 
+/* Where a fence's entry starts its probe in a crowd of cap places (Lemire's range reduction of a mixed slot). */
+static inline uint32_t gf__crowd_home(uint32_t slot, uint32_t cap) {
+    return (uint32_t)(((uint64_t)(slot * 0x9E3779B1u) * cap) >> 32);
+}
+
 typedef struct gf__cells {
     gf__entry *slots;
     uint32_t size;       /* slot count: any size (grown by a quarter, see gf__grow_slots), >= 64, <= 2^27 */

@@ -415,7 +415,7 @@ static gf_status gf__verify_crowds(const gf__cells *cells, uint64_t markers, uin
             if (entry->word == GF__EMPTY) continue;
             count++;
             if (gf__entry_key(entry) != crowd->key || gf__entry_is_crowd(entry)) return GF_ERR_CORRUPT;
-            uint32_t j = (uint32_t)(((uint64_t)(gf__entry_slot(entry) * 0x9E3779B1u) * crowd->cap) >> 32);
+            uint32_t j = gf__crowd_home(gf__entry_slot(entry), crowd->cap);
             for (; j != k; j = j + 1 == crowd->cap ? 0 : j + 1)
                 if (crowd->entries[j].word == GF__EMPTY) return GF_ERR_CORRUPT;  /* unreachable from its home */
         }
