@@ -79,8 +79,8 @@ static void gf__filter_rebuild(gf__cells *cells) {
             if (!gf__entry_is_crowd(&cells->slots[i])) gf__cover_mark(cells, &cells->slots[i]);
         }
     for (uint32_t c = 0; c < cells->crowd_count; c++)
-        for (uint32_t k = 0; cells->crowds[c].key != GF__EMPTY && k < cells->crowds[c].cap; k++)
-            if (cells->crowds[c].entries[k].word != GF__EMPTY) gf__cover_mark(cells, &cells->crowds[c].entries[k]);
+        for (uint32_t k = 0; cells->crowds[c].key != GF__EMPTY && k < cells->crowds[c].count; k++)
+            gf__cover_mark(cells, &cells->crowds[c].entries[k]);
     cells->stale = 0;
 }
 
@@ -115,7 +115,10 @@ void gf__cells_free(gf__cells *cells) {
     free(cells->cover);
     free(cells->first);
     free(cells->oversize);
-    for (uint32_t c = 0; c < cells->crowd_count; c++) free(cells->crowds[c].entries);  /* NULL when unused */
+    for (uint32_t c = 0; c < cells->crowd_count; c++) {  /* NULL when unused */
+        free(cells->crowds[c].entries);
+        free(cells->crowds[c].places);
+    }
     free(cells->crowds);
     memset(cells, 0, sizeof *cells);
 }
@@ -282,34 +285,89 @@ static uint32_t gf__cell_hashed(const gf__cells *cells, uint64_t key, const gf__
     return fences;
 }
 
-static void gf__crowd_put(gf__crowd *crowd, gf__entry entry) {
-    uint32_t k = gf__crowd_home(gf__entry_slot(&entry), crowd->cap);
-    while (crowd->entries[k].word != GF__EMPTY) k = k + 1 == crowd->cap ? 0 : k + 1;
-    crowd->entries[k] = entry;
+/* Where in a crowd's hash the place of a fence's entry is, or the empty one where it would go. */
+static uint32_t *gf__crowd_find(const gf__crowd *crowd, uint32_t slot) {
+    const uint32_t places = 2 * crowd->cap;
+    uint32_t k = gf__crowd_home(slot, places);
+    while (crowd->places[k] != GF__NIL && gf__entry_slot(&crowd->entries[crowd->places[k]]) != slot)
+        k = k + 1 == places ? 0 : k + 1;
+    return &crowd->places[k];
+}
+
+/* Puts an entry at place `at` (which no other entry's place in the hash names), and says so in the hash. */
+static void gf__crowd_set(gf__crowd *crowd, uint32_t at, gf__entry entry) {
+    crowd->entries[at] = entry;
+    *gf__crowd_find(crowd, gf__entry_slot(&entry)) = at;
+}
+
+/* Adds an entry at the end of its bucket: the first entry of each later bucket moves to that bucket's end, the
+ * bucket starting one place later. Requires count < cap. */
+static void gf__crowd_put(gf__crowd *crowd, gf__entry entry, uint32_t level) {
+    const uint32_t bucket = gf__crowd_bucket(&entry.box, level);
+    uint32_t hole = crowd->count;
+    for (uint32_t b = GF__CROWD_BUCKETS - 1; b > bucket; b--) {
+        const uint32_t first = crowd->start[b];
+        if (first != hole) gf__crowd_set(crowd, hole, crowd->entries[first]);
+        crowd->start[b] = first + 1;
+        hole = first;
+    }
+    gf__crowd_set(crowd, hole, entry);
     crowd->count++;
 }
 
-/* Takes the entry `word` out of a crowd, moving back the entries after it that its place would hide from their
- * probe (linear probing's deletion without tombstones). Returns 0 (nothing changed) when the crowd does not hold it. */
-static int gf__crowd_take(gf__crowd *crowd, uint64_t word) {
-    const uint32_t cap = crowd->cap;
-    uint32_t hole = gf__crowd_home((uint32_t)word & 0xFFFFFFu, cap);
-    while (crowd->entries[hole].word != word) {
-        if (crowd->entries[hole].word == GF__EMPTY) return 0;
-        hole = hole + 1 == cap ? 0 : hole + 1;
-    }
-    for (uint32_t k = hole + 1 == cap ? 0 : hole + 1; crowd->entries[k].word != GF__EMPTY;
-         k = k + 1 == cap ? 0 : k + 1) {
-        /* The entry at k may fill the hole unless its home lies cyclically after the hole, up to k. */
-        uint32_t home = gf__crowd_home(gf__entry_slot(&crowd->entries[k]), cap);
+/* Takes a fence's place out of a crowd's hash, moving back the places after it that the hole would hide from their
+ * probe (linear probing's deletion without tombstones). */
+static void gf__crowd_unplace(gf__crowd *crowd, uint32_t *place) {
+    const uint32_t places = 2 * crowd->cap;
+    uint32_t hole = (uint32_t)(place - crowd->places);
+    for (uint32_t k = hole + 1 == places ? 0 : hole + 1; crowd->places[k] != GF__NIL;
+         k = k + 1 == places ? 0 : k + 1) {
+        /* The place at k may fill the hole unless its home lies cyclically after the hole, up to k. */
+        uint32_t home = gf__crowd_home(gf__entry_slot(&crowd->entries[crowd->places[k]]), places);
         int home_after_hole = hole <= k ? (home > hole && home <= k) : (home > hole || home <= k);
         if (home_after_hole) continue;
-        crowd->entries[hole] = crowd->entries[k];
+        crowd->places[hole] = crowd->places[k];
         hole = k;
     }
-    memset(&crowd->entries[hole], 0xFF, sizeof crowd->entries[hole]);
+    crowd->places[hole] = GF__NIL;
+}
+
+/* Takes the entry `word` out of a crowd: the last entry of its bucket fills its place, and the last entry of each
+ * later bucket moves back to the end of the bucket before, that bucket starting one place earlier. Returns 0 (nothing
+ * changed) when the crowd does not hold it. */
+static int gf__crowd_take(gf__crowd *crowd, uint64_t word) {
+    uint32_t *place = gf__crowd_find(crowd, (uint32_t)word & 0xFFFFFFu);
+    if (*place == GF__NIL || crowd->entries[*place].word != word) return 0;
+    uint32_t hole = *place, bucket = GF__CROWD_BUCKETS - 1;
+    gf__crowd_unplace(crowd, place);
+    while (crowd->start[bucket] > hole) bucket--;
+    for (uint32_t b = bucket;; b++) {
+        const uint32_t last = gf__crowd_end(crowd, b) - 1;
+        if (last != hole) gf__crowd_set(crowd, hole, crowd->entries[last]);
+        hole = last;
+        if (b + 1 == GF__CROWD_BUCKETS) break;
+        crowd->start[b + 1]--;
+    }
     crowd->count--;
     return 1;
+}
+
+/* A crowd's arrays for cap entries: the entries, and an empty hash of 2 x cap places. Returns -1 when allocation
+ * fails. */
+static int gf__crowd_arrays(uint32_t cap, gf__entry **entries, uint32_t **places) {
+    *entries = malloc((size_t)cap * sizeof **entries);
+    *places = malloc((size_t)cap * 2 * sizeof **places);
+    if (*entries == NULL || *places == NULL) {
+        free(*entries);
+        free(*places);
+        return -1;
+    }
+    for (uint32_t k = 0; k < 2 * cap; k++) (*places)[k] = GF__NIL;
+    return 0;
+}
+
+static size_t gf__crowd_bytes(uint32_t cap) {
+    return (size_t)cap * (sizeof(gf__entry) + 2 * sizeof(uint32_t));
 }
 
 /* Frees the crowds without entries and takes their markers out of the hash table: O(crowd records), run when at
@@ -323,11 +381,13 @@ static void gf__sweep_crowds(gf__cells *cells, size_t *bytes) {
         GF__ASSERT(marker != GF__NIL && gf__entry_is_crowd(&cells->slots[marker]));
         gf__delete_slot(cells, marker);
         free(crowd->entries);
-        *bytes -= (size_t)crowd->cap * sizeof *crowd->entries;
+        free(crowd->places);
+        *bytes -= gf__crowd_bytes(crowd->cap);
         /* memset rather than `= GF__EMPTY`: gcc on armhf stores a 64-bit constant through a VFP register, and this
          * file must hold none (the no-FPU check). */
         memset(&crowd->key, 0xFF, sizeof crowd->key);
         crowd->entries = NULL;
+        crowd->places = NULL;
         crowd->cap = 0;
         crowd->count = cells->crowd_free;
         cells->crowd_free = c;
@@ -339,9 +399,10 @@ static void gf__sweep_crowds(gf__cells *cells, size_t *bytes) {
  * entries, and its marker. Requires room for one more slot in the hash table. Returns -1 (nothing changed) when
  * allocation fails. */
 static int gf__crowd_create(gf__cells *cells, uint64_t key, size_t *bytes) {
-    const uint32_t cap = 16;  /* places: doubled as the entries come */
-    gf__entry *entries = gf__empty_slots(cap);
-    if (entries == NULL) return -1;
+    const uint32_t cap = 16;  /* entries: doubled as they come */
+    gf__entry *entries;
+    uint32_t *places;
+    if (gf__crowd_arrays(cap, &entries, &places) != 0) return -1;
     uint32_t c = cells->crowd_free;
     if (c == GF__NIL) {
         if (cells->crowd_count == cells->crowd_cap) {
@@ -349,6 +410,7 @@ static int gf__crowd_create(gf__cells *cells, uint64_t key, size_t *bytes) {
             gf__crowd *grown = realloc(cells->crowds, (size_t)records * sizeof *grown);
             if (grown == NULL) {
                 free(entries);
+                free(places);
                 return -1;
             }
             *bytes += (size_t)(records - cells->crowd_cap) * sizeof *grown;
@@ -359,12 +421,14 @@ static int gf__crowd_create(gf__cells *cells, uint64_t key, size_t *bytes) {
     } else {
         cells->crowd_free = cells->crowds[c].count;
     }
-    *bytes += cap * sizeof *entries;
-    cells->crowds[c].key = key;
-    cells->crowds[c].entries = entries;
-    cells->crowds[c].count = 0;
-    cells->crowds[c].cap = cap;
-    cells->crowds[c].hashed = GF__CELL_HASHED_MAX;  /* a crowd is made for a cell whose hash-table entries are full */
+    *bytes += gf__crowd_bytes(cap);
+    gf__crowd *crowd = &cells->crowds[c];
+    memset(crowd, 0, sizeof *crowd);
+    crowd->key = key;
+    crowd->entries = entries;
+    crowd->places = places;
+    crowd->cap = cap;
+    crowd->hashed = GF__CELL_HASHED_MAX;  /* a crowd is made for a cell whose hash-table entries are full */
     gf__entry marker;
     marker.word = (key << 24) | c;
     marker.box.lat_lo = 0;
@@ -377,16 +441,17 @@ static int gf__crowd_create(gf__cells *cells, uint64_t key, size_t *bytes) {
     return 0;
 }
 
-/* Room for one more entry in a crowd, whose load stays at most 3/4 (so that a probe meets an empty place soon):
- * doubled and rehashed when full, O(1) amortised. Returns -1 (nothing changed) when allocation fails. */
+/* Room for one more entry in a crowd: its arrays doubled when full (the entries copied in their order, the hash
+ * rebuilt), O(1) amortised. Returns -1 (nothing changed) when allocation fails. */
 static int gf__crowd_room(gf__crowd *crowd, size_t *bytes) {
-    if ((crowd->count + 1) * 4 <= crowd->cap * 3) return 0;
-    gf__crowd grown = {crowd->key, gf__empty_slots((uint64_t)crowd->cap * 2), 0, crowd->cap * 2, crowd->hashed};
-    if (grown.entries == NULL) return -1;
-    for (uint32_t k = 0; k < crowd->cap; k++)
-        if (crowd->entries[k].word != GF__EMPTY) gf__crowd_put(&grown, crowd->entries[k]);
+    if (crowd->count < crowd->cap) return 0;
+    gf__crowd grown = *crowd;
+    grown.cap = crowd->cap + crowd->cap / 2;
+    if (gf__crowd_arrays(grown.cap, &grown.entries, &grown.places) != 0) return -1;
+    for (uint32_t k = 0; k < crowd->count; k++) gf__crowd_set(&grown, k, crowd->entries[k]);
     free(crowd->entries);
-    *bytes += (size_t)crowd->cap * sizeof *crowd->entries;
+    free(crowd->places);
+    *bytes += gf__crowd_bytes(grown.cap) - gf__crowd_bytes(crowd->cap);
     *crowd = grown;
     return 0;
 }
@@ -430,9 +495,9 @@ void gf__cells_add(gf__cells *cells, const gf__box *box, uint32_t level, uint32_
         cells->used++;
         if (crowd != NULL) crowd->hashed++;
     } else {
-        GF__ASSERT(crowd != NULL && (crowd->count + 1) * 4 <= crowd->cap * 3);
+        GF__ASSERT(crowd != NULL && crowd->count < crowd->cap);
         if (crowd->count == 0) cells->crowds_empty--;
-        gf__crowd_put(crowd, entry);
+        gf__crowd_put(crowd, entry, level);
     }
     gf__filter_set(cells, key);
     gf__cover_mark(cells, &entry);

@@ -130,9 +130,12 @@ static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__q
             continue;
         }
         const gf__crowd *crowd = &cells->crowds[gf__entry_slot(entry)];
-        for (uint32_t k = 0; k < crowd->cap; k++)
-            if (crowd->entries[k].word != GF__EMPTY && !gf__gather_entry(cursor, &crowd->entries[k], &q, level, m))
-                return 0;
+        const gf__crowd_bands bands = gf__crowd_reach(&q, level);
+        for (uint32_t lat = bands.lat_lo; lat <= bands.lat_hi; lat++) {
+            const uint32_t end = gf__crowd_end(crowd, lat * GF__CROWD_BANDS + bands.u_hi);
+            for (uint32_t k = crowd->start[lat * GF__CROWD_BANDS + bands.u_lo]; k < end; k++)
+                if (!gf__gather_entry(cursor, &crowd->entries[k], &q, level, m)) return 0;
+        }
     }
     return 1;
 }

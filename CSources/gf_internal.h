@@ -325,10 +325,17 @@ static inline int gf__window_meets(const gf__window_box *a, const gf__window_box
 /* A crowded cell: one whose entries would fill more than GF__CELL_HASHED_MAX slots of the hash table. Linear probing
  * keeps a home's entries together and in order, so every entry added to a cell of k entries walks and shifts past
  * them: k fences piled on one spot (duplicates, a depot's many fences) made adding them O(k^2), and the long run
- * slowed the lookups of every key hashed into it. So a cell keeps at most
- * GF__CELL_HASHED_MAX entries in the hash table, in lat_lo order as any cell; the ones added beyond that go to its
- * crowd, a small hash table of its own keyed by fence slot (linear probing, load <= 3/4, so that adding and removing
- * are O(1) expected), which a query reads whole.
+ * slowed the lookups of every key hashed into it. So a cell keeps at most GF__CELL_HASHED_MAX entries in the hash
+ * table, in lat_lo order as any cell; the ones added beyond that go to its crowd.
+ * A crowd holds its entries densely, in GF__CROWD_BANDS x GF__CROWD_BANDS buckets by the corner of their box in the
+ * window (gf__crowd_bucket: latitude band major, longitude band minor), bucket after bucket in one array, so that a
+ * query reads only the buckets whose boxes may meet its own (gf__crowd_reach) and no empty places: in a cell full of
+ * distinct overlapping fences (fences of 10-50 km, hundreds to a cell) that is about a third of them, where a sorted
+ * run is read up to the query's box, about half. Adding puts the entry at the end of its bucket, moving the first
+ * entry of each later bucket to that bucket's end; removing fills the hole from the end of its bucket and moves the
+ * last entry of each later bucket back: O(buckets) either way. A hash of the entries' places keyed by their fence
+ * slot (`places`: linear probing, load <= 1/2, backward-shift deletion) says where each fence's entry is, so a
+ * removal finds it in O(1) expected however many fences share the spot.
  * The hash table holds one marker entry for a crowded cell: the cell's key, the crowd's index where a fence slot
  * would be, and a box covering the whole window (lat_lo 0, lat_hi 0xFFFF: no fence's box, at most half a window
  * high, has both), placed first of the cell's entries (gf__place), so every query that reads the cell meets it
@@ -338,22 +345,66 @@ static inline int gf__window_meets(const gf__window_box *a, const gf__window_box
  * crowded cell are O(1) expected. A crowd whose entries are all removed keeps its marker until gf__cells_reserve
  * sweeps the empty crowds away (when they are half of all), so that a reserve made for an add still holds after a
  * removal (gf_fence_move).
- * The limit trades the index's speed in cells legitimately that full (fences of 10-50 km overlapping by hundreds:
- * a crowd is read whole, a sorted run only up to the query's box) against the cost of adding to a full cell (its
- * run walked and the rest of its cluster shifted): 64 keeps 10^6 fences in 244 piles of 4,100 to well under a
- * second to build, where 4096 took a minute. */
+ * The limit trades the index's speed in cells legitimately that full (a crowd's bucket is read whole, a sorted run
+ * only up to the query's box) against the cost of adding to a full cell (its run walked and the rest of its cluster
+ * shifted): 64 keeps 10^6 fences in 244 piles of 4,100 to well under a second to build, where 4096 took a minute. */
 #define GF__CELL_HASHED_MAX 64u
+#define GF__CROWD_BANDS 8u
+#define GF__CROWD_BUCKETS (GF__CROWD_BANDS * GF__CROWD_BANDS)
 
 typedef struct gf__crowd {
-    uint64_t key;         /* the cell's key; GF__EMPTY: an unused record, whose count links the free list */
-    gf__entry *entries;   /* cap places, count of them entries, the others GF__EMPTY (see gf__crowd_put) */
+    uint64_t key;            /* the cell's key; GF__EMPTY: an unused record, whose count links the free list */
+    gf__entry *entries;      /* count entries (of cap places), bucket b's from start[b] to the next bucket's start */
+    uint32_t *places;        /* 2 x cap: the hash of the entries' places (GF__NIL: none), keyed by their fence slot */
     uint32_t count, cap;
-    uint32_t hashed;      /* the cell's fences' entries in the hash table (at most GF__CELL_HASHED_MAX) */
+    uint32_t hashed;         /* the cell's fences' entries in the hash table (at most GF__CELL_HASHED_MAX) */
+    uint32_t start[GF__CROWD_BUCKETS];  /* where each bucket starts; start[0] = 0, non-decreasing, <= count */
 } gf__crowd;
 
-/* Where a fence's entry starts its probe in a crowd of cap places (Lemire's range reduction of a mixed slot). */
-static inline uint32_t gf__crowd_home(uint32_t slot, uint32_t cap) {
-    return (uint32_t)(((uint64_t)(slot * 0x9E3779B1u) * cap) >> 32);
+/* Where a fence's probe starts in a crowd's hash of `places` (Lemire's range reduction of a mixed slot). */
+static inline uint32_t gf__crowd_home(uint32_t slot, uint32_t places) {
+    return (uint32_t)(((uint64_t)(slot * 0x9E3779B1u) * places) >> 32);
+}
+
+/* The end of bucket b: the next bucket's start, or the count for the last. */
+static inline uint32_t gf__crowd_end(const gf__crowd *crowd, uint32_t b) {
+    return b + 1 < GF__CROWD_BUCKETS ? crowd->start[b + 1] : crowd->count;
+}
+
+/* Window offsets (gf__window_box units) of a level: a window is 2^units_bits units on a side, and a fence's box at
+ * most half of that (plus one unit of quantisation). */
+static inline uint32_t gf__window_units_bits(uint32_t level) {
+    return level + 1 + GF__CELL_EXTRA - gf__window_shift(level);
+}
+
+/* The band of a box corner's offset v (latitude or longitude) in the window of a level: a band is 3/32 of the window
+ * wide, so the eight bands cover the offsets a box's southern or western edge can have (the box's midpoint lies in
+ * the cell, the window's middle half, and the box is at most half a window wide: corners in the first 3/4). The
+ * division by the constant 3 compiles to a multiplication. */
+static inline uint32_t gf__crowd_band(uint32_t v, uint32_t level) {
+    const uint32_t band = (v >> (gf__window_units_bits(level) - 5)) / 3;
+    return band < GF__CROWD_BANDS ? band : GF__CROWD_BANDS - 1;
+}
+_Static_assert(GF__CROWD_BANDS == 8, "gf__crowd_band cuts eight bands");
+
+static inline uint32_t gf__crowd_bucket(const gf__window_box *box, uint32_t level) {
+    return gf__crowd_band(box->lat_lo, level) * GF__CROWD_BANDS + gf__crowd_band(box->u_lo, level);
+}
+
+/* The bands whose entries' boxes may meet the window box q, per axis: a box meets q only if its corner lies at or
+ * below q's far edge and no more than the largest box side below q's near edge. */
+typedef struct gf__crowd_bands {
+    uint32_t lat_lo, lat_hi, u_lo, u_hi;
+} gf__crowd_bands;
+
+static inline gf__crowd_bands gf__crowd_reach(const gf__window_box *q, uint32_t level) {
+    const uint32_t side = (1u << (gf__window_units_bits(level) - 1)) + 1;
+    gf__crowd_bands bands;
+    bands.lat_lo = q->lat_lo > side ? gf__crowd_band(q->lat_lo - side, level) : 0;
+    bands.lat_hi = gf__crowd_band(q->lat_hi, level);
+    bands.u_lo = q->u_lo > side ? gf__crowd_band(q->u_lo - side, level) : 0;
+    bands.u_hi = gf__crowd_band(q->u_hi, level);
+    return bands;
 }
 
 typedef struct gf__cells {

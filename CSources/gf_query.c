@@ -205,16 +205,21 @@ static void gf__list_fence(const gf_table *table, uint32_t slot, uint32_t level_
     pending->level_index[pending->count++] = level_index;
 }
 
-/* Lists the fences of a crowded cell's crowd (every place read: a crowd is in no order) whose box meets the query's
- * box q in the cell's window. Out of line: only crowded cells have one. */
+/* Lists the fences of a crowded cell's crowd whose box meets the query's box q in the cell's window: the buckets that
+ * may hold such boxes (gf__crowd_reach), each a row of buckets one after another. Out of line: only crowded cells
+ * have one. */
 static __attribute__((noinline)) void gf__list_crowd(const gf_table *table, const gf__crowd *crowd,
-                                                     const gf__window_box *q, uint32_t level_index,
+                                                     const gf__window_box *q, uint32_t level, uint32_t level_index,
                                                      gf__pending *pending, int64_t margin_q, uint32_t margin_mm,
                                                      gf__sink *sink) {
-    for (uint32_t k = 0; k < crowd->cap; k++) {
-        const gf__entry *entry = &crowd->entries[k];
-        if (entry->word != GF__EMPTY && gf__window_meets(&entry->box, q))
-            gf__list_fence(table, gf__entry_slot(entry), level_index, pending, margin_q, margin_mm, sink);
+    const gf__crowd_bands bands = gf__crowd_reach(q, level);
+    for (uint32_t lat = bands.lat_lo; lat <= bands.lat_hi; lat++) {
+        const uint32_t end = gf__crowd_end(crowd, lat * GF__CROWD_BANDS + bands.u_hi);
+        for (uint32_t k = crowd->start[lat * GF__CROWD_BANDS + bands.u_lo]; k < end; k++) {
+            const gf__entry *entry = &crowd->entries[k];
+            if (gf__window_meets(&entry->box, q))
+                gf__list_fence(table, gf__entry_slot(entry), level_index, pending, margin_q, margin_mm, sink);
+        }
     }
 }
 
@@ -232,8 +237,8 @@ static void gf__scan_run(const gf_table *table, gf__cell_run run, uint32_t level
         if (entry->box.lat_lo > q.lat_hi) break;  /* this and the cell's further entries lie north of the box */
         if (!gf__window_meets(&entry->box, &q)) continue;
         if (gf__entry_is_crowd(entry))  /* it meets every box: the cell's crowd */
-            gf__list_crowd(table, &cells->crowds[gf__entry_slot(entry)], &q, level_index, pending, margin_q,
-                           margin_mm, sink);
+            gf__list_crowd(table, &cells->crowds[gf__entry_slot(entry)], &q, level, level_index, pending,
+                           margin_q, margin_mm, sink);
         else
             gf__list_fence(table, gf__entry_slot(entry), level_index, pending, margin_q, margin_mm, sink);
     }
@@ -267,8 +272,8 @@ static void gf__scan_level(const gf_table *table, uint32_t level, int64_t margin
             continue;
         }
         const gf__crowd *crowd = &cells->crowds[gf__entry_slot(entry)];
-        for (uint32_t k = 0; k < crowd->cap; k++)
-            if (crowd->entries[k].word != GF__EMPTY && gf__window_meets(&crowd->entries[k].box, &q))
+        for (uint32_t k = 0; k < crowd->count; k++)
+            if (gf__window_meets(&crowd->entries[k].box, &q))
                 gf__test_fence(table, gf__entry_slot(&crowd->entries[k]), margin_q, margin_mm, sink);
     }
 }

@@ -363,6 +363,17 @@ gf_status gf_corridor_add(gf_table *table, const gf_point *path, uint32_t count,
 
 /* ---- Invariant checker ---- */
 
+/* Where a crowd's hash says the fence in `slot` is, or GF__NIL (also when a place it passes is out of range). */
+static uint32_t gf__crowd_where(const gf__crowd *crowd, uint32_t slot) {
+    const uint32_t places = 2 * crowd->cap;
+    for (uint32_t k = gf__crowd_home(slot, places), n = 0; n < places; k = k + 1 == places ? 0 : k + 1, n++) {
+        const uint32_t at = crowd->places[k];
+        if (at == GF__NIL || at >= crowd->count) return GF__NIL;
+        if (gf__entry_slot(&crowd->entries[at]) == slot) return at;
+    }
+    return GF__NIL;
+}
+
 /* Entries a lookup of the word's cell finds with exactly this word (key and slot), in the hash table or the cell's
  * crowd. */
 static uint32_t gf__occurrences(const gf__cells *cells, uint64_t word, const gf__window_box *box, int *same_box) {
@@ -371,12 +382,13 @@ static uint32_t gf__occurrences(const gf__cells *cells, uint64_t word, const gf_
     for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
         const gf__entry *entry = &cells->slots[i];
         if (gf__entry_is_crowd(entry)) {
+            /* Its hash says where (gf__verify_crowd checks that it holds each of its entries exactly once). */
             const gf__crowd *crowd = &cells->crowds[gf__entry_slot(entry)];
-            for (uint32_t k = 0; k < crowd->cap; k++)
-                if (crowd->entries[k].word == word) {
-                    n++;
-                    *same_box = memcmp(&crowd->entries[k].box, box, sizeof *box) == 0;
-                }
+            const uint32_t k = gf__crowd_where(crowd, (uint32_t)word & 0xFFFFFFu);
+            if (k != GF__NIL && crowd->entries[k].word == word) {
+                n++;
+                *same_box = memcmp(&crowd->entries[k].box, box, sizeof *box) == 0;
+            }
         } else if (entry->word == word) {
             n++;
             *same_box = memcmp(&entry->box, box, sizeof *box) == 0;
@@ -385,11 +397,32 @@ static uint32_t gf__occurrences(const gf__cells *cells, uint64_t word, const gf_
     return n;
 }
 
+/* One crowd's entries and hash (see gf__crowd): count <= cap; the bucket starts non-decreasing from 0 up to the
+ * count; each entry of its key, no marker, in the bucket of its box; the hash saying where each is, and holding
+ * nothing else. */
+static gf_status gf__verify_crowd(const gf__crowd *crowd) {
+    if (crowd->count > crowd->cap || crowd->start[0] != 0) return GF_ERR_CORRUPT;
+    const uint32_t level = gf__key_level(crowd->key);
+    for (uint32_t b = 0; b < GF__CROWD_BUCKETS; b++) {
+        const uint32_t end = gf__crowd_end(crowd, b);
+        if (crowd->start[b] > end) return GF_ERR_CORRUPT;
+        for (uint32_t k = crowd->start[b]; k < end; k++) {
+            const gf__entry *entry = &crowd->entries[k];
+            if (gf__entry_key(entry) != crowd->key || gf__entry_is_crowd(entry)
+                || gf__crowd_bucket(&entry->box, level) != b || gf__crowd_where(crowd, gf__entry_slot(entry)) != k)
+                return GF_ERR_CORRUPT;
+        }
+    }
+    uint32_t placed = 0;
+    for (uint32_t k = 0; k < 2 * crowd->cap; k++) placed += crowd->places[k] != GF__NIL;
+    return placed == crowd->count ? GF_OK : GF_ERR_CORRUPT;
+}
+
 /* The crowds' own invariants (see gf__crowd): each record in use has exactly one marker in the hash table (counted
- * there: `markers`) and a hash table of its own keyed by fence slot, holding entries of its key only, each reachable
- * from its home; its cell is full in the hash table or was (at most GF__CELL_HASHED_MAX of its entries there); the
- * unused records form the free list; crowds_empty counts the records in use without entries. Adds the crowds'
- * entries to *entries. */
+ * there: `markers`), first of its cell's entries, and entries and a hash of its own (gf__verify_crowd); its cell is
+ * full in the hash table or was (at most GF__CELL_HASHED_MAX of its entries there, counted in `hashed`); the unused
+ * records form the free list; crowds_empty counts the records in use without entries. Adds the crowds' entries to
+ * *entries. */
 static gf_status gf__verify_crowds(const gf__cells *cells, uint64_t markers, uint64_t *entries) {
     uint32_t in_use = 0, empty = 0, unused = 0;
     for (uint32_t c = 0; c < cells->crowd_count; c++) {
@@ -400,27 +433,16 @@ static gf_status gf__verify_crowds(const gf__cells *cells, uint64_t markers, uin
         }
         in_use++;
         empty += crowd->count == 0;
-        /* Its marker first in its cell's run (gf__cell_crowd looks there), and its count of the cell's other
-         * entries right. */
         uint32_t found = 0, hashed = 0, place = 0;
         gf__cell_run run = gf__cell_run_start(cells, crowd->key);
         for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL; place++) {
             if (!gf__entry_is_crowd(&cells->slots[i])) hashed++;
             else if (gf__entry_slot(&cells->slots[i]) == c && place == 0) found++;
         }
-        if (found != 1 || hashed != crowd->hashed || crowd->count * 4 > crowd->cap * 3) return GF_ERR_CORRUPT;
-        uint32_t count = 0;
-        for (uint32_t k = 0; k < crowd->cap; k++) {
-            const gf__entry *entry = &crowd->entries[k];
-            if (entry->word == GF__EMPTY) continue;
-            count++;
-            if (gf__entry_key(entry) != crowd->key || gf__entry_is_crowd(entry)) return GF_ERR_CORRUPT;
-            uint32_t j = gf__crowd_home(gf__entry_slot(entry), crowd->cap);
-            for (; j != k; j = j + 1 == crowd->cap ? 0 : j + 1)
-                if (crowd->entries[j].word == GF__EMPTY) return GF_ERR_CORRUPT;  /* unreachable from its home */
-        }
-        if (count != crowd->count) return GF_ERR_CORRUPT;
-        *entries += count;
+        if (found != 1 || hashed != crowd->hashed || hashed > GF__CELL_HASHED_MAX) return GF_ERR_CORRUPT;
+        gf_status status = gf__verify_crowd(crowd);
+        if (status != GF_OK) return status;
+        *entries += crowd->count;
     }
     if (in_use != markers || empty != cells->crowds_empty) return GF_ERR_CORRUPT;
     uint32_t c = cells->crowd_free;

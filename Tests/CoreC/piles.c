@@ -2,8 +2,9 @@
  * piles.c -- fences piled on one spot: identical duplicates, a depot's many fences a few metres apart. A cell keeps
  * at most GF__CELL_HASHED_MAX of its entries in the index's hash table and the rest in its crowd (gf_internal.h);
  * these tests drive cells through crowds being created, filled, emptied and swept:
- *   - churn among three piles against a model (adds, removes, moves into and out of the piles), queries compared
- *     with brute force and tracked queries with gf_query, gf_table_verify throughout;
+ *   - churn among four piles against a model (adds, removes, moves into and out of the piles), queries compared
+ *     with brute force and tracked queries with gf_query, gf_table_verify throughout; the fourth fills cells with
+ *     distinct overlapping fences of 3-11 km, whose boxes take every bucket of their crowds;
  *   - 100,000 identical fences: every one is a hit at the centre, removals in any order, the crowd's memory given
  *     back once it is empty;
  *   - every allocation of adding to and moving within a pile failed in turn (with the hooks of alloc.c).
@@ -22,10 +23,12 @@ enum {
     BIG_PILE = 100000,
 };
 
-/* The piles: A takes identical fences, B fences within about 20 m of it, C ordinary ones within about 2 km. */
+/* The piles: A takes identical fences, B fences within about 20 m of it, C ordinary ones within about 2 km, D fences
+ * of 3-11 km within about 6 km. */
 static const gf_point pile_a = {-274679357, 1530281038};
 static const gf_point pile_b = {-274690000, 1530300000};
 static const gf_point pile_c = {-274700000, 1530250000};
+static const gf_point pile_d = {-275000000, 1531000000};
 
 typedef struct pile_fence {
     gf_handle handle;
@@ -38,17 +41,21 @@ static uint32_t live;
 
 static void random_pile_fence(ct_rng *rng, gf_point *centre, uint32_t *radius_mm) {
     int64_t pick = ct_range(rng, 0, 9);
-    if (pick < 5) {
+    if (pick < 4) {
         *centre = pile_a;
         *radius_mm = 100000;
-    } else if (pick < 8) {
+    } else if (pick < 6) {
         centre->lat = pile_b.lat + (int32_t)ct_range(rng, -200, 200);
         centre->lon = pile_b.lon + (int32_t)ct_range(rng, -200, 200);
         *radius_mm = (uint32_t)ct_range(rng, 20000, 80000);
-    } else {
+    } else if (pick < 8) {
         centre->lat = pile_c.lat + (int32_t)ct_range(rng, -20000, 20000);
         centre->lon = pile_c.lon + (int32_t)ct_range(rng, -20000, 20000);
         *radius_mm = (uint32_t)ct_range(rng, 20000, 500000);
+    } else {
+        centre->lat = pile_d.lat + (int32_t)ct_range(rng, -500000, 500000);
+        centre->lon = pile_d.lon + (int32_t)ct_range(rng, -500000, 500000);
+        *radius_mm = (uint32_t)ct_range(rng, 3000000, 11000000);
     }
 }
 
@@ -61,8 +68,9 @@ static int by_handle(const void *a, const void *b) {
  * follows these fixes from pile to pile) against gf_query, hit for hit and in order. */
 static void query_piles(const gf_table *table, gf_cursor *cursor, ct_rng *rng) {
     static gf_hit got[CAPACITY], want[CAPACITY], tracked[CAPACITY];
-    const gf_point spots[3] = {pile_a, pile_b, pile_c};
-    gf_point fix = ct_random_fix_near(rng, spots[ct_range(rng, 0, 2)], 300000);
+    const gf_point spots[4] = {pile_a, pile_b, pile_c, pile_d};
+    const int64_t spot = ct_range(rng, 0, 3);
+    gf_point fix = ct_random_fix_near(rng, spots[spot], spot == 3 ? 20000000 : 300000);
     uint32_t margin_mm = ct_range(rng, 0, 3) == 0 ? (uint32_t)ct_range(rng, 0, 1000000) : 0;
     size_t count = 0, tracked_count = 0, expected = 0;
     CT_STATUS(gf_query(table, fix, margin_mm, got, CAPACITY, &count), GF_OK, "pile query");
@@ -130,7 +138,7 @@ static void churn_piles(void) {
         if (live % 97 == 0) query_piles(table, &cursor, &rng);
     }
     CT_STATUS(gf_table_verify(table), GF_OK, "verify after emptying the piles");
-    printf("piles: %d operations on three piles (%lu adds, %lu removes, %lu moves), queries equal brute force\n",
+    printf("piles: %d operations on four piles (%lu adds, %lu removes, %lu moves), queries equal brute force\n",
            OPERATIONS, adds, removes, moves);
     gf_table_destroy(table);
 }
