@@ -204,10 +204,11 @@ struct MonitorEngine {
         }
         // The fix's query asks with this fix's segment query's margin, on its cursor, when that margin is small: the
         // two places are metres apart, so one area of the index serves both, gathered once where two cursors each
-        // gathered their own (a fix without one, far from the last, asks with margin 0: no wider box for nothing). The hits within the margin outside are dropped: those left are the margin-0 query's,
-        // in its order, with its distances (but for the depth of a fix deep inside a polygon, a lower bound that
-        // grows with the margin: the rules read it only for a region not yet inside, which `depth` measures again).
-        // Nothing below queries the main table again, so the hits stay valid.
+        // gathered their own (a fix without one, far from the last, asks with margin 0: no wider box for nothing).
+        // The hits within the margin outside are dropped: those left are the margin-0 query's, in its order, with
+        // its distances (but for the depth of a fix deep inside a polygon, a lower bound that grows with the margin:
+        // the rules read it only for a region not yet inside, which `depth` measures again). Nothing below queries
+        // the main table again, so the hits stay valid.
         let shared = segmentMargin.flatMap { $0 <= Self.sharedMarginMax ? $0 : nil }
         for hit in table.hits(at: point, marginMillimetres: shared ?? 0, following: shared == nil ? .fixes : .segments)
         where hit.distance_mm <= 0 {
