@@ -114,6 +114,19 @@ static int gf__gather_entry(gf_cursor *cursor, const gf__entry *entry, const gf_
     return gf__add_candidate(cursor, m, level, gf__entry_slot(entry), box.lat_lo, box.lat_hi, box.u_lo, box.u_span);
 }
 
+/* Adds the entries of a crowded cell's crowd whose box meets the area: the buckets that may hold such boxes
+ * (gf__crowd_reach). Returns 0 when they do not fit. Out of line: only crowded cells have one. */
+static __attribute__((noinline)) int gf__gather_crowd(gf_cursor *cursor, const gf__crowd *crowd,
+                                                      const gf__window_box *q, uint32_t level, uint32_t *m) {
+    const gf__crowd_bands bands = gf__crowd_reach(q, level);
+    for (uint32_t lat = bands.lat_lo; lat <= bands.lat_hi; lat++) {
+        const uint32_t end = gf__crowd_end(crowd, lat * GF__CROWD_BANDS + bands.u_hi);
+        for (uint32_t k = crowd->start[lat * GF__CROWD_BANDS + bands.u_lo]; k < end; k++)
+            if (!gf__gather_entry(cursor, &crowd->entries[k], q, level, m)) return 0;
+    }
+    return 1;
+}
+
 /* Adds the entries of one cell (and of its crowd) whose box meets the area. Returns 0 when they do not fit. */
 static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__query_span *area, uint64_t key,
                            uint32_t *m) {
@@ -125,17 +138,10 @@ static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__q
     for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
         const gf__entry *entry = &cells->slots[i];
         if (entry->box.lat_lo > q.lat_hi) break;  /* this and the cell's further entries lie north of the area */
-        if (!gf__entry_is_crowd(entry)) {
-            if (!gf__gather_entry(cursor, entry, &q, level, m)) return 0;
-            continue;
-        }
-        const gf__crowd *crowd = &cells->crowds[gf__entry_slot(entry)];
-        const gf__crowd_bands bands = gf__crowd_reach(&q, level);
-        for (uint32_t lat = bands.lat_lo; lat <= bands.lat_hi; lat++) {
-            const uint32_t end = gf__crowd_end(crowd, lat * GF__CROWD_BANDS + bands.u_hi);
-            for (uint32_t k = crowd->start[lat * GF__CROWD_BANDS + bands.u_lo]; k < end; k++)
-                if (!gf__gather_entry(cursor, &crowd->entries[k], &q, level, m)) return 0;
-        }
+        int fit = gf__entry_is_crowd(entry)
+                      ? gf__gather_crowd(cursor, &cells->crowds[gf__entry_slot(entry)], &q, level, m)
+                      : gf__gather_entry(cursor, entry, &q, level, m);
+        if (!fit) return 0;
     }
     return 1;
 }
