@@ -345,10 +345,12 @@ static inline int gf__window_meets(const gf__window_box *a, const gf__window_box
  * crowded cell are O(1) expected. A crowd whose entries are all removed keeps its marker until gf__cells_reserve
  * sweeps the empty crowds away (when they are half of all), so that a reserve made for an add still holds after a
  * removal (gf_fence_move).
- * The limit trades the index's speed in cells legitimately that full (a crowd's bucket is read whole, a sorted run
- * only up to the query's box) against the cost of adding to a full cell (its run walked and the rest of its cluster
- * shifted): 64 keeps 10^6 fences in 244 piles of 4,100 to well under a second to build, where 4096 took a minute. */
-#define GF__CELL_HASHED_MAX 64u
+ * The limit: adding to a full cell walks its run and shifts the rest of its cluster (4096 took a minute to build
+ * 10^6 fences in 244 piles of 4,100, 64 a quarter of a second), and a cell's run is read up to the query's box, about
+ * half of it, where a crowd's buckets hold about a third of it; but a crowd is one more record and array to load. 32
+ * read fewer entries than 64 where cells are full of distinct fences (mixed radii up to 50 km), and no cell of the
+ * uniform datasets has that many. */
+#define GF__CELL_HASHED_MAX 32u
 #define GF__CROWD_BANDS 8u
 #define GF__CROWD_BUCKETS (GF__CROWD_BANDS * GF__CROWD_BANDS)
 
