@@ -31,8 +31,7 @@ extension MonitorEngine {
             guard let known else { return }
             queryLongest = known.longest
         }
-        let mid = SegmentPass.point(at: 0.5, from: start.fix.coordinate, to: end.fix.coordinate)
-        guard let midPoint = CoreFenceTable.point(mid) else { return }
+        let midPoint = Self.midpoint(start.point, end.point)
         // Nothing below queries the main table again, so the hits stay valid.
         let queryMargin = Self.segmentQueryMargin(covering: Self.marginMillimetres(longest: queryLongest))
         segmentMargin = queryMargin
@@ -110,6 +109,18 @@ extension MonitorEngine {
             longest = length
         }
         return (exactLength, longest)
+    }
+
+    /// The segment's midpoint, linear in degrees as `SegmentPass.point` (the shorter way round in longitude), in the
+    /// core's integers: the mean of the fixes' own, without converting degrees again. Off the degrees' midpoint by
+    /// at most 1e-7 degree (1.1 cm), well inside the metre the query's margin has to spare.
+    static func midpoint(_ a: gf_point, _ b: gf_point) -> gf_point {
+        let span = 2 * Int64(GF_LON_MAX_E7)
+        var east = Int64(b.lon) - Int64(a.lon)
+        if east > span / 2 { east -= span } else if east < -span / 2 { east += span }
+        var lon = Int64(a.lon) + east / 2
+        if lon > span / 2 { lon -= span } else if lon < -span / 2 { lon += span }
+        return gf_point(lat: Int32((Int64(a.lat) + Int64(b.lat)) / 2), lon: Int32(lon))
     }
 
     /// The margin in millimetres within which a fence can be passed by a segment at most `longest` metres long,
