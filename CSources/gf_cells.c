@@ -399,7 +399,7 @@ static void gf__sweep_crowds(gf__cells *cells, size_t *bytes) {
  * entries, and its marker. Requires room for one more slot in the hash table. Returns -1 (nothing changed) when
  * allocation fails. */
 static int gf__crowd_create(gf__cells *cells, uint64_t key, size_t *bytes) {
-    const uint32_t cap = 16;  /* entries: doubled as they come */
+    const uint32_t cap = 16;  /* entries: grown by half as they come (gf__crowd_room) */
     gf__entry *entries;
     uint32_t *places;
     if (gf__crowd_arrays(cap, &entries, &places) != 0) return -1;
@@ -441,8 +441,8 @@ static int gf__crowd_create(gf__cells *cells, uint64_t key, size_t *bytes) {
     return 0;
 }
 
-/* Room for one more entry in a crowd: its arrays doubled when full (the entries copied in their order, the hash
- * rebuilt), O(1) amortised. Returns -1 (nothing changed) when allocation fails. */
+/* Room for one more entry in a crowd: its arrays grown by half when full (the entries copied in their order, the
+ * hash rebuilt), O(1) amortised. Returns -1 (nothing changed) when allocation fails. */
 static int gf__crowd_room(gf__crowd *crowd, size_t *bytes) {
     if (crowd->count < crowd->cap) return 0;
     gf__crowd grown = *crowd;
