@@ -6,8 +6,8 @@
  * table only.
  *
  * Wide: a square of 4 x 4 cells of the finest occupied level k (2^(k+2) e7: 364 m at level 13), or of 4 x 4 query
- * boxes when those are wider (a margin of 100 m), aligned to its side, or to half of it for a box across an aligned
- * edge; so a vehicle changes area about every side's length. When its fences do not fit in the cursor: the square half
+ * boxes when those are wider (a margin of 100 m), placed with the vehicle's box near the edge it came in by
+ * (gf__square_start); so a vehicle changes area about every side's length. When its fences do not fit in the cursor: the square half
  * as wide holding the query's box, and so on down to one cell. When they do not fit either, the cursor remembers the
  * smallest of those squares holding the box with no candidates, and fixes in it search the index as gf_query does (a
  * crowd of small fences: the lookups are then a small part of the work). After an area that held many fences, the
@@ -32,30 +32,53 @@
  * filter bits 8 x 8 at a time). */
 #define GF__GATHER_CELLS_MAX 400
 
-/* Where a square of 2^shift e7 starts along one axis, for a box from lo to hi on it: at the multiple of its side
- * that holds lo, or, when the box runs past that square's end, half a side later (which holds any box at most half
- * a side wide that starts in the aligned square). Aligned first: a vehicle that leaves an area through an edge finds
- * the next square starting there, a whole side ahead of it. The half-shifted square spares a box that straddles an
- * aligned edge (a query with a margin of tens of metres, a fifth of the time) from searching the index until it
- * is past the edge. */
-static inline uint32_t gf__square_start(uint32_t lo, uint32_t hi, uint32_t shift) {
+/* The span of the last area along one axis, which tells which way a box that left it went; lo > hi when there was
+ * none. */
+typedef struct gf__last_span {
+    uint32_t lo, hi;
+} gf__last_span;
+
+/* Where a square of 2^shift e7 starts along one axis, for a box from lo to hi on it that the last area spanned from
+ * last.lo to last.hi:
+ * - The box went past the last area's end (hi > last.hi): at lo rounded down to an eighth of the side, so the
+ *   vehicle has nearly a whole side ahead of it. An aligned square would give it half a side when the box straddles
+ *   the aligned edge (any box wider than a step does as it leaves), and a whole side only for a point.
+ * - The box went before its start (lo < last.lo): mirrored, ending at hi rounded up to an eighth.
+ *   An eighth rather than the box's own edge: a fix jittering back across the edge it came through usually stays
+ *   in the area. A point box leaving through an aligned edge gets the aligned square either way.
+ * - Otherwise (it left through the other axis, or there was no last area): the last area's start when it had this
+ *   side, so the new square lies next to it; else at the multiple of the side that holds lo, or, when the box runs
+ *   past that square's end, half a side later (which holds any box at most half a side wide that starts in the
+ *   aligned square).
+ * The square may not hold a box wider than three quarters of its side (gf__square_for says). */
+static inline uint32_t gf__square_start(uint32_t lo, uint32_t hi, uint32_t shift, gf__last_span last) {
+    const uint64_t side = (uint64_t)1 << shift, eighth = side >> 3;
+    if (last.lo <= last.hi) {
+        if (hi > last.hi) return lo & ~(uint32_t)(eighth - 1);
+        if (lo < last.lo) {
+            const uint64_t end = ((uint64_t)hi | (eighth - 1)) + 1;  /* past hi, at an eighth */
+            return end > side ? (uint32_t)(end - side) : 0;
+        }
+        if ((uint64_t)last.hi - last.lo + 1 == side) return last.lo;
+    }
     const uint32_t aligned = (lo >> shift) << shift;
-    return (uint64_t)hi < (uint64_t)aligned + ((uint64_t)1 << shift) ? aligned : aligned + ((uint32_t)1 << shift >> 1);
+    return (uint64_t)hi < (uint64_t)aligned + side ? aligned : aligned + ((uint32_t)1 << shift >> 1);
 }
 
-/* A square of 2^shift e7 for a box that does not cross the +-180 seam (u_hi < GF__LON_SPAN_E7): where it starts
- * (gf__square_start on each axis), and whether it holds all of the box (a half-shifted one may start past a box
- * wider than half its side). */
+/* A square of 2^shift e7 for a box that does not cross the +-180 seam (u_hi < GF__LON_SPAN_E7), after the last
+ * area (the cursor's, unless it had none): where it starts (gf__square_start on each axis), and whether it holds all
+ * of the box (a wide one may run past its end). */
 typedef struct gf__square {
     uint32_t lat_lo, u_lo;
     int holds;
 } gf__square;
 
-static inline gf__square gf__square_for(const gf__box *box, uint32_t shift) {
+static inline gf__square gf__square_for(const gf__box *box, uint32_t shift, gf__last_span last_lat,
+                                        gf__last_span last_u) {
     const uint64_t side = (uint64_t)1 << shift;
     gf__square square;
-    square.lat_lo = gf__square_start(box->lat_lo, box->lat_hi, shift);
-    square.u_lo = gf__square_start((uint32_t)box->u_lo, (uint32_t)box->u_hi, shift);
+    square.lat_lo = gf__square_start(box->lat_lo, box->lat_hi, shift, last_lat);
+    square.u_lo = gf__square_start((uint32_t)box->u_lo, (uint32_t)box->u_hi, shift, last_u);
     square.holds = box->lat_lo >= square.lat_lo && (uint64_t)box->lat_hi < square.lat_lo + side
                    && (uint32_t)box->u_lo >= square.u_lo && (uint64_t)box->u_hi < square.u_lo + side;
     return square;
@@ -259,7 +282,12 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
         if (last < widest) widest = last > finest ? last : finest;
     }
     if (box->full_lon || box->u_hi >= GF__LON_SPAN_E7) return;
-    gf__square square = gf__square_for(box, widest);
+    gf__last_span last_lat = {1, 0}, last_u = {1, 0};  /* none */
+    if (cursor->table_ != NULL && cursor->area_ != GF__NIL) {
+        last_lat = (gf__last_span){cursor->lat_lo_, cursor->lat_hi_};
+        last_u = (gf__last_span){cursor->u_lo_, cursor->u_hi_};
+    }
+    gf__square square = gf__square_for(box, widest, last_lat, last_u);
     if (!square.holds) return;
     cursor->table_ = table;
     cursor->area_ = 0;
@@ -272,7 +300,7 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
             break;
         }
         if (gf__gather(table, cursor, shift)) break;
-        if (shift > finest) square = gf__square_for(box, shift - 1);
+        if (shift > finest) square = gf__square_for(box, shift - 1, last_lat, last_u);
         if (shift == finest || !square.holds) {
             cursor->candidates_ = GF__NIL;
             break;

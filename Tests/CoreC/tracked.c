@@ -216,11 +216,41 @@ void test_tracked(void) {
                  edge_cursor.lat_hi_, (long long)lat, reach);
         same_as_query(edge_table, &edge_cursor, fix, 25000);
     }
+
+    /* A vehicle driving straight with such a box (20 m steps, a 25 m margin) leaves each area with its box across
+     * the edge: the next area is placed with the box near the edge it came in by, so the vehicle changes area about
+     * once per 3/4 of a side or more in each of the four directions (squares on the grid, aligned or half a side off
+     * it, gave it half a side). */
+    static const int32_t way[4][2] = {{1800, 0}, {-1800, 0}, {0, 2030}, {0, -2030}};  /* 20 m at 27 S */
+    unsigned straight_changes = 0;
+    double straight_sides = 0;
+    for (int w = 0; w < 4; w++) {
+        memset(&edge_cursor, 0, sizeof edge_cursor);
+        gf_point fix = edge_centre;
+        unsigned changes = 0;
+        uint32_t lat_lo = 0, u_lo = 0;
+        enum { RUN = 400 };  /* 8 km */
+        for (int k = 0; k < RUN; k++) {
+            same_as_query(edge_table, &edge_cursor, fix, 25000);
+            if (k > 0 && (edge_cursor.lat_lo_ != lat_lo || edge_cursor.u_lo_ != u_lo)) changes++;
+            lat_lo = edge_cursor.lat_lo_;
+            u_lo = edge_cursor.u_lo_;
+            fix.lat += way[w][0];
+            fix.lon += way[w][1];
+        }
+        const uint64_t run_e7 = (uint64_t)RUN * (uint64_t)(way[w][0] != 0 ? 1800 : 2030);
+        const uint64_t side = (uint64_t)edge_cursor.lat_hi_ - edge_cursor.lat_lo_ + 1;
+        straight_changes += changes;
+        straight_sides += (double)run_e7 / (double)side;
+        CT_CHECK(changes <= run_e7 * 4 / (3 * side) + 1, "straight drive %d: %u areas over %llu e7 with a side of %llu",
+                 w, changes, (unsigned long long)run_e7, (unsigned long long)side);
+    }
     gf_table_destroy(edge_table);
 
     printf("tracked: %lu fixes on 8 drives over two tables with mutations between them, %lu among sparse small "
-           "fences and %lu among large polar ones (%lu hits), all compared with gf_query\n", steps, sparse_steps,
-           polar_steps, hits_seen);
+           "fences and %lu among large polar ones (%lu hits), all compared with gf_query; straight drives with a 25 m "
+           "margin: %u areas over %.0f sides\n", steps, sparse_steps, polar_steps, hits_seen, straight_changes,
+           straight_sides);
     gf_table_destroy(a);
     gf_table_destroy(b);
 }

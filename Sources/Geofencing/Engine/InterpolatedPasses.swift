@@ -34,8 +34,8 @@ extension MonitorEngine {
         let midPoint = Self.midpoint(start.point, end.point)
         // Nothing below queries the main table again, so the hits stay valid.
         let queryMargin = Self.segmentQueryMargin(covering: Self.marginMillimetres(longest: queryLongest))
-        segmentMargin = queryMargin
         let hits = table.hits(at: midPoint, marginMillimetres: queryMargin, following: .segments)
+        segmentQuery = (queryMargin, !hits.isEmpty)
         guard !hits.isEmpty else { return }  // most segments: no fence near
         if known == nil { known = Self.segmentLength(from: start, to: end, reachable: reachable) }
         guard let known else { return }

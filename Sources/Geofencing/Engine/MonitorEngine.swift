@@ -62,10 +62,11 @@ struct MonitorEngine {
     var speedRule = SpeedLimitRule()
     var schedules = ScheduleWindows()
     var fixNumber: UInt64 = 0
-    /// The margin of the segment query of the current fix (`interpolatePasses`), which the fix's own query shares
-    /// when it is at most `sharedMarginMax` (see `process`); nil when the fix had none (no segment to interpolate,
-    /// or none short enough), and the fix's query then asks with margin 0 on a cursor of its own.
-    var segmentMargin: UInt32?
+    /// The segment query of the current fix (`interpolatePasses`): its margin, which the fix's own query shares
+    /// when it is at most `sharedMarginMax` (see `process`), and whether it found any fence; nil when the fix had
+    /// none (no segment to interpolate, or none short enough), and the fix's query then asks with margin 0 on a
+    /// cursor of its own.
+    var segmentQuery: (margin: UInt32, foundFences: Bool)?
     var lastUsable: (fix: Fix, point: gf_point)?
     private var lastObservation: Date?
     private var inOutage = false
@@ -197,7 +198,7 @@ struct MonitorEngine {
         let accuracy = fix.horizontalAccuracy ?? 0
         if !schedules.isEmpty { schedules.advance(to: fix.timestamp) }
 
-        segmentMargin = nil
+        segmentQuery = nil
         if let previous = lastUsable, !inOutage,
            fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
             interpolatePasses(from: previous, to: (fix, point), accuracy: accuracy)
@@ -209,9 +210,15 @@ struct MonitorEngine {
         // its distances (but for the depth of a fix deep inside a polygon, a lower bound that grows with the margin:
         // the rules read it only for a region not yet inside, which `depth` measures again). Nothing below queries
         // the main table again, so the hits stay valid.
-        let shared = segmentMargin.flatMap { $0 <= Self.sharedMarginMax ? $0 : nil }
-        for hit in table.hits(at: point, marginMillimetres: shared ?? 0, following: shared == nil ? .fixes : .segments)
-        where hit.distance_mm <= 0 {
+        // A shared segment query that found no fence answers for the fix as well (most fixes of a drive): the fix
+        // lies within half the segment (at most about 63 m) of its midpoint, inside that query's margin with a metre
+        // to spare, so a fence holding the fix would have been found.
+        let shared = segmentQuery.flatMap { $0.margin <= Self.sharedMarginMax ? $0 : nil }
+        let fixHits = shared?.foundFences == false
+            ? UnsafeMutableBufferPointer<gf_hit>(start: nil, count: 0)
+            : table.hits(
+                at: point, marginMillimetres: shared?.margin ?? 0, following: shared == nil ? .fixes : .segments)
+        for hit in fixHits where hit.distance_mm <= 0 {
             let slot = recordSlot(of: hit.handle)
             regions.flags[slot].seenAtFix = true
             seen.append(Int32(slot))
