@@ -73,8 +73,8 @@ typedef struct gf__square {
     int holds;
 } gf__square;
 
-static inline gf__square gf__square_for(const gf__box *box, uint32_t shift, gf__last_span last_lat,
-                                        gf__last_span last_u) {
+static inline __attribute__((always_inline)) gf__square gf__square_for(const gf__box *box, uint32_t shift,
+                                                                        gf__last_span last_lat, gf__last_span last_u) {
     const uint64_t side = (uint64_t)1 << shift;
     gf__square square;
     square.lat_lo = gf__square_start(box->lat_lo, box->lat_hi, shift, last_lat);
@@ -282,10 +282,20 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
         if (last < widest) widest = last > finest ? last : finest;
     }
     if (box->full_lon || box->u_hi >= GF__LON_SPAN_E7) return;
+    /* The last area, for a box wider than 1/64 of the widest square (a margin of a few metres or more) that left it by
+     * a step: within an eighth of its side of it on both axes. A narrower box leaves through an aligned edge nearly
+     * always without straddling it, and squares on the grid cut fewer of the coarser levels' coverage blocks
+     * (gf__cover_meets): the aligned square serves it best. After a jump, placing by the way out would only take the
+     * square off the grid. */
     gf__last_span last_lat = {1, 0}, last_u = {1, 0};  /* none */
-    if (cursor->table_ != NULL && cursor->area_ != GF__NIL) {
-        last_lat = (gf__last_span){cursor->lat_lo_, cursor->lat_hi_};
-        last_u = (gf__last_span){cursor->u_lo_, cursor->u_hi_};
+    const uint64_t narrow = ((uint64_t)1 << widest) >> 6;
+    if (cursor->table_ != NULL && cursor->area_ != GF__NIL && (lat_side > narrow || u_side > narrow)) {
+        const uint64_t near = (uint64_t)(cursor->u_hi_ - cursor->u_lo_ + 1) >> 3;
+        if (box->lat_lo <= cursor->lat_hi_ + near && box->lat_hi + near >= cursor->lat_lo_
+            && (uint64_t)box->u_lo <= cursor->u_hi_ + near && (uint64_t)box->u_hi + near >= cursor->u_lo_) {
+            last_lat = (gf__last_span){cursor->lat_lo_, cursor->lat_hi_};
+            last_u = (gf__last_span){cursor->u_lo_, cursor->u_hi_};
+        }
     }
     gf__square square = gf__square_for(box, widest, last_lat, last_u);
     if (!square.holds) return;

@@ -220,26 +220,45 @@ void test_tracked(void) {
     /* A vehicle driving straight with such a box (20 m steps, a 25 m margin) leaves each area with its box across
      * the edge: the next area is placed with the box near the edge it came in by, so the vehicle changes area about
      * once per 3/4 of a side or more in each of the four directions (squares on the grid, aligned or half a side off
-     * it, gave it half a side). */
+     * it, gave it half a side). With margin 0 the box is narrow: the areas stay on the grid, aligned to their side (a
+     * square off it would cut more coverage blocks of the coarser levels), but for one after a box across an edge. */
     static const int32_t way[4][2] = {{1800, 0}, {-1800, 0}, {0, 2030}, {0, -2030}};  /* 20 m at 27 S */
     unsigned straight_changes = 0;
     double straight_sides = 0;
-    for (int w = 0; w < 4; w++) {
+    for (int w = 0; w < 8; w++) {
+        const uint32_t margin_mm = w < 4 ? 25000 : 0;
         memset(&edge_cursor, 0, sizeof edge_cursor);
         gf_point fix = edge_centre;
-        unsigned changes = 0;
+        if (margin_mm == 0) {
+            /* Five steps before a fix 3 e7 short of an aligned edge ahead: its box (about +-7 e7) leaves the area
+             * across that edge, and the next area is half a side off the grid until the vehicle leaves it. */
+            const int64_t lat = (int64_t)fix.lat + GF_LAT_MAX_E7, u = (int64_t)fix.lon + GF_LON_MAX_E7;
+            const int64_t lat_edge = (lat / side + (way[w % 4][0] > 0)) * side;
+            const int64_t u_edge = (u / side + (way[w % 4][1] > 0)) * side;
+            if (way[w % 4][0] != 0)
+                fix.lat = (int32_t)(lat_edge - (way[w % 4][0] > 0 ? 3 : -3) - 5 * way[w % 4][0] - GF_LAT_MAX_E7);
+            else
+                fix.lon = (int32_t)(u_edge - (way[w % 4][1] > 0 ? 3 : -3) - 5 * way[w % 4][1] - GF_LON_MAX_E7);
+        }
+        unsigned changes = 0, off_grid = 0;
         uint32_t lat_lo = 0, u_lo = 0;
         enum { RUN = 400 };  /* 8 km */
         for (int k = 0; k < RUN; k++) {
-            same_as_query(edge_table, &edge_cursor, fix, 25000);
+            same_as_query(edge_table, &edge_cursor, fix, margin_mm);
+            const uint32_t side_now = edge_cursor.lat_hi_ - edge_cursor.lat_lo_ + 1;
+            if (edge_cursor.lat_lo_ % side_now != 0 || edge_cursor.u_lo_ % side_now != 0) off_grid++;
             if (k > 0 && (edge_cursor.lat_lo_ != lat_lo || edge_cursor.u_lo_ != u_lo)) changes++;
             lat_lo = edge_cursor.lat_lo_;
             u_lo = edge_cursor.u_lo_;
-            fix.lat += way[w][0];
-            fix.lon += way[w][1];
+            fix.lat += way[w % 4][0];
+            fix.lon += way[w % 4][1];
         }
-        const uint64_t run_e7 = (uint64_t)RUN * (uint64_t)(way[w][0] != 0 ? 1800 : 2030);
-        const uint64_t side = (uint64_t)edge_cursor.lat_hi_ - edge_cursor.lat_lo_ + 1;
+        const uint64_t run_e7 = (uint64_t)RUN * (uint64_t)(way[w % 4][0] != 0 ? 1800 : 2030);
+        if (margin_mm == 0) {
+            CT_CHECK(off_grid > 0 && off_grid <= RUN / 16, "straight drive %d, margin 0: %u fixes in areas off the grid",
+                     w, off_grid);
+            continue;
+        }
         straight_changes += changes;
         straight_sides += (double)run_e7 / (double)side;
         CT_CHECK(changes <= run_e7 * 4 / (3 * side) + 1, "straight drive %d: %u areas over %llu e7 with a side of %llu",
