@@ -6,12 +6,12 @@
  * table only.
  *
  * Wide: a square of 4 x 4 cells of the finest occupied level k (2^(k+2) e7: 364 m at level 13), or of 4 x 4 query
- * boxes when those are wider (a margin of 100 m), placed with the vehicle's box near the edge it came in by
- * (gf__square_start); so a vehicle changes area about every side's length. When its fences do not fit in the cursor: the square half
- * as wide holding the query's box, and so on down to one cell. When they do not fit either, the cursor remembers the
- * smallest of those squares holding the box with no candidates, and fixes in it search the index as gf_query does (a
- * crowd of small fences: the lookups are then a small part of the work). After an area that held many fences, the
- * next one starts no wider.
+ * boxes when those are wider (a margin of 100 m), on the grid, or for a wide box with the box near the edge it came
+ * in by (gf__square_start); so a vehicle changes area about every side's length. When its fences do not fit in the
+ * cursor: the square half as wide holding the query's box, and so on down to one cell. When they do not fit either,
+ * the cursor remembers the smallest of those squares holding the box with no candidates, and fixes in it search the
+ * index as gf_query does (a crowd of small fences: the lookups are then a small part of the work). After an area that
+ * held many fences, the next one starts no wider.
  */
 #include "gf_internal.h"
 
@@ -45,7 +45,7 @@ typedef struct gf__last_span {
  *   the aligned edge (any box wider than a step does as it leaves), and a whole side only for a point.
  * - The box went before its start (lo < last.lo): mirrored, ending at hi rounded up to an eighth.
  *   An eighth rather than the box's own edge: a fix jittering back across the edge it came through usually stays
- *   in the area. A point box leaving through an aligned edge gets the aligned square either way.
+ *   in the area.
  * - Otherwise (it left through the other axis, or there was no last area): the last area's start when it had this
  *   side, so the new square lies next to it; else at the multiple of the side that holds lo, or, when the box runs
  *   past that square's end, half a side later (which holds any box at most half a side wide that starts in the
@@ -62,7 +62,7 @@ static inline uint32_t gf__square_start(uint32_t lo, uint32_t hi, uint32_t shift
         if ((uint64_t)last.hi - last.lo + 1 == side) return last.lo;
     }
     const uint32_t aligned = (lo >> shift) << shift;
-    return (uint64_t)hi < (uint64_t)aligned + side ? aligned : aligned + ((uint32_t)1 << shift >> 1);
+    return (uint64_t)hi < (uint64_t)aligned + side ? aligned : aligned + (uint32_t)(side >> 1);
 }
 
 /* A square of 2^shift e7 for a box that does not cross the +-180 seam (u_hi < GF__LON_SPAN_E7), after the last

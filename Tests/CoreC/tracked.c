@@ -255,8 +255,8 @@ void test_tracked(void) {
         }
         const uint64_t run_e7 = (uint64_t)RUN * (uint64_t)(way[w % 4][0] != 0 ? 1800 : 2030);
         if (margin_mm == 0) {
-            CT_CHECK(off_grid > 0 && off_grid <= RUN / 16, "straight drive %d, margin 0: %u fixes in areas off the grid",
-                     w, off_grid);
+            CT_CHECK(off_grid > 0 && off_grid <= RUN / 16,
+                     "straight drive %d, margin 0: %u fixes in areas off the grid", w, off_grid);
             continue;
         }
         straight_changes += changes;
