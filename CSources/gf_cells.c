@@ -22,6 +22,11 @@ static size_t gf__cover_words(uint64_t slots) {
     return (size_t)((slots * GF__COVER_BITS_PER_SLOT + 63) / 64);
 }
 
+/* Presence map words for a slot count, likewise. */
+static size_t gf__presence_words(uint64_t slots) {
+    return (size_t)((slots * GF__PRESENCE_BITS_PER_SLOT + 63) / 64);
+}
+
 static void gf__filter_set(gf__cells *cells, uint64_t key) {
     uint64_t bit = gf__filter_bit(key, cells->filter_words);
     cells->filter[bit >> 6] |= (uint64_t)1 << (bit & 63);
@@ -68,19 +73,94 @@ int gf__cover_holds(const gf__cells *cells, const gf__entry *entry) {
     return gf__cover_entry(cells->cover, cells->cover_words, 0, entry);
 }
 
+/* Marks the presence sub-cells in latitudes lat_lo..lat_hi and longitudes u_lo..u_hi (< 3.6e9), adding the bits
+ * newly set to marked[0] and the words newly non-zero to marked[1], or (marked NULL) returns whether all of them are
+ * marked. */
+static int gf__presence_range(uint64_t *presence, uint32_t words, uint32_t *marked, uint32_t lat_lo, uint32_t lat_hi,
+                              uint32_t u_lo, uint32_t u_hi) {
+    const uint32_t row_lo = lat_lo >> GF__PRESENCE_SHIFT, row_hi = lat_hi >> GF__PRESENCE_SHIFT;
+    const uint32_t col_lo = u_lo >> GF__PRESENCE_SHIFT, col_hi = u_hi >> GF__PRESENCE_SHIFT;
+    int all = 1;
+    for (uint32_t block_row = row_lo >> 3; block_row <= row_hi >> 3; block_row++) {
+        uint32_t r0 = block_row == row_lo >> 3 ? row_lo & 7 : 0, r1 = block_row == row_hi >> 3 ? row_hi & 7 : 7;
+        for (uint32_t block_col = col_lo >> 3; block_col <= col_hi >> 3; block_col++) {
+            uint32_t c0 = block_col == col_lo >> 3 ? col_lo & 7 : 0, c1 = block_col == col_hi >> 3 ? col_hi & 7 : 7;
+            uint64_t *word = &presence[gf__presence_word(block_row, block_col, words)];
+            uint64_t mask = gf__cover_mask(r0, r1, c0, c1);
+            if (marked != NULL) {
+                marked[0] += (uint32_t)__builtin_popcountll(mask & ~*word);
+                marked[1] += *word == 0;
+                *word |= mask;
+            } else {
+                all &= (*word & mask) == mask;
+            }
+        }
+    }
+    return all;
+}
+
+/* The presence sub-cells of an entry's box: marked (marked not NULL) or checked, as gf__presence_range. Returns -1,
+ * touching nothing, for a box spanning more than GF__PRESENCE_SPAN_BLOCKS blocks on a side. */
+static int gf__presence_entry(uint64_t *presence, uint32_t words, uint32_t *marked, const gf__entry *entry) {
+    const gf__query_span span = gf__entry_span(entry);
+    const uint32_t lat_hi = span.lat_hi < (uint32_t)GF__LAT_SPAN_E7 ? span.lat_hi : (uint32_t)GF__LAT_SPAN_E7;
+    const uint64_t u_hi = (uint64_t)span.u_lo + span.u_span;
+    const uint32_t block_shift = GF__PRESENCE_SHIFT + 3;
+    if ((lat_hi >> block_shift) - (span.lat_lo >> block_shift) >= GF__PRESENCE_SPAN_BLOCKS
+        || (u_hi >> block_shift) - (span.u_lo >> block_shift) >= GF__PRESENCE_SPAN_BLOCKS)
+        return -1;
+    if (u_hi < (uint64_t)GF__LON_SPAN_E7)
+        return gf__presence_range(presence, words, marked, span.lat_lo, lat_hi, span.u_lo, (uint32_t)u_hi);
+    return gf__presence_range(presence, words, marked, span.lat_lo, lat_hi, span.u_lo,
+                              (uint32_t)(GF__LON_SPAN_E7 - 1))
+         & gf__presence_range(presence, words, marked, span.lat_lo, lat_hi, 0, (uint32_t)(u_hi - GF__LON_SPAN_E7));
+}
+
+/* Whether queries consult the presence map: only while every entry is marked and at most half the bits of its
+ * non-zero words are set. A fix near fences reads a non-zero word, and past that density it mostly finds its bit
+ * set, so that the word read is wasted (10^6 circles over 10 x 10 deg: a tenth of all the bits set, for the map is
+ * sized by the fences and they cover one area, but 19 in 20 of those in its words). */
+static void gf__presence_judge(gf__cells *cells) {
+    cells->presence_useful = cells->presence_unmarked == 0
+                          && (uint64_t)cells->presence_marked * 2 <= (uint64_t)cells->presence_occupied * 64;
+}
+
+/* Marks an entry's box in the presence map, or counts it unmarked. */
+static void gf__presence_mark(gf__cells *cells, const gf__entry *entry) {
+    uint32_t marked[2] = {cells->presence_marked, cells->presence_occupied};
+    if (gf__presence_entry(cells->presence, cells->presence_words, marked, entry) < 0) cells->presence_unmarked++;
+    cells->presence_marked = marked[0];
+    cells->presence_occupied = marked[1];
+}
+
+int gf__presence_holds(const gf__cells *cells, const gf__entry *entry) {
+    int marked = gf__presence_entry(cells->presence, cells->presence_words, NULL, entry);
+    return marked < 0 ? cells->presence_unmarked > 0 : marked;
+}
+
 /* Sets the filter bits of every cell with an entry and the coverage bits of every entry's box (in the hash table
  * and in crowds; a marker's box is no fence's), and clears the rest. */
 static void gf__filter_rebuild(gf__cells *cells) {
     memset(cells->filter, 0, gf__filter_words(cells->size) * sizeof(uint64_t));
     memset(cells->cover, 0, gf__cover_words(cells->size) * sizeof(uint64_t));
+    memset(cells->presence, 0, gf__presence_words(cells->size) * sizeof(uint64_t));
+    cells->presence_marked = 0;
+    cells->presence_occupied = 0;
+    cells->presence_unmarked = 0;
     for (uint64_t i = 0; i < cells->size; i++)
         if (cells->slots[i].word != GF__EMPTY) {
             gf__filter_set(cells, gf__entry_key(&cells->slots[i]));
-            if (!gf__entry_is_crowd(&cells->slots[i])) gf__cover_mark(cells, &cells->slots[i]);
+            if (!gf__entry_is_crowd(&cells->slots[i])) {
+                gf__cover_mark(cells, &cells->slots[i]);
+                gf__presence_mark(cells, &cells->slots[i]);
+            }
         }
     for (uint32_t c = 0; c < cells->crowd_count; c++)
-        for (uint32_t k = 0; cells->crowds[c].key != GF__EMPTY && k < cells->crowds[c].count; k++)
+        for (uint32_t k = 0; cells->crowds[c].key != GF__EMPTY && k < cells->crowds[c].count; k++) {
             gf__cover_mark(cells, &cells->crowds[c].entries[k]);
+            gf__presence_mark(cells, &cells->crowds[c].entries[k]);
+        }
+    gf__presence_judge(cells);
     cells->stale = 0;
 }
 
@@ -95,17 +175,22 @@ int gf__cells_init(gf__cells *cells, size_t *bytes) {
     cells->slots = gf__empty_slots(GF__SLOTS_INITIAL);
     cells->filter = calloc(gf__filter_words(GF__SLOTS_INITIAL), sizeof(uint64_t));
     cells->cover = calloc(gf__cover_words(GF__SLOTS_INITIAL), sizeof(uint64_t));
+    cells->presence = calloc(gf__presence_words(GF__SLOTS_INITIAL), sizeof(uint64_t));
     cells->first = calloc(GF__SLOTS_INITIAL, 1);
-    if (cells->slots == NULL || cells->filter == NULL || cells->cover == NULL || cells->first == NULL) {
+    if (cells->slots == NULL || cells->filter == NULL || cells->cover == NULL || cells->presence == NULL
+        || cells->first == NULL) {
         gf__cells_free(cells);
         return -1;
     }
     cells->size = GF__SLOTS_INITIAL;
     cells->filter_words = (uint32_t)gf__filter_words(GF__SLOTS_INITIAL);
     cells->cover_words = (uint32_t)gf__cover_words(GF__SLOTS_INITIAL);
+    cells->presence_words = (uint32_t)gf__presence_words(GF__SLOTS_INITIAL);
+    cells->presence_useful = 1;
     cells->crowd_free = GF__NIL;
     *bytes += GF__SLOTS_INITIAL * (sizeof(gf__entry) + 1)
-            + (gf__filter_words(GF__SLOTS_INITIAL) + gf__cover_words(GF__SLOTS_INITIAL)) * sizeof(uint64_t);
+            + (gf__filter_words(GF__SLOTS_INITIAL) + gf__cover_words(GF__SLOTS_INITIAL)
+               + gf__presence_words(GF__SLOTS_INITIAL)) * sizeof(uint64_t);
     return 0;
 }
 
@@ -113,6 +198,7 @@ void gf__cells_free(gf__cells *cells) {
     free(cells->slots);
     free(cells->filter);
     free(cells->cover);
+    free(cells->presence);
     free(cells->first);
     free(cells->oversize);
     for (uint32_t c = 0; c < cells->crowd_count; c++) {  /* NULL when unused */
@@ -220,11 +306,13 @@ static int gf__grow_slots(gf__cells *cells, size_t *bytes) {
     gf__entry *slots = gf__empty_slots(target);
     uint64_t *filter = malloc(gf__filter_words(target) * sizeof(uint64_t));
     uint64_t *cover = malloc(gf__cover_words(target) * sizeof(uint64_t));
+    uint64_t *presence = malloc(gf__presence_words(target) * sizeof(uint64_t));
     uint8_t *first = calloc((size_t)target, 1);
-    if (slots == NULL || filter == NULL || cover == NULL || first == NULL) {
+    if (slots == NULL || filter == NULL || cover == NULL || presence == NULL || first == NULL) {
         free(slots);
         free(filter);
         free(cover);
+        free(presence);
         free(first);
         return -1;
     }
@@ -242,10 +330,13 @@ static int gf__grow_slots(gf__cells *cells, size_t *bytes) {
     free(cells->cover);
     cells->cover = cover;
     cells->cover_words = (uint32_t)gf__cover_words(target);
+    free(cells->presence);
+    cells->presence = presence;
+    cells->presence_words = (uint32_t)gf__presence_words(target);
     gf__filter_rebuild(cells);
     *bytes += (size_t)((target - size) * (sizeof(gf__entry) + 1))
-            + (gf__filter_words(target) - gf__filter_words(size) + gf__cover_words(target) - gf__cover_words(size))
-                  * sizeof(uint64_t);
+            + (gf__filter_words(target) - gf__filter_words(size) + gf__cover_words(target) - gf__cover_words(size)
+               + gf__presence_words(target) - gf__presence_words(size)) * sizeof(uint64_t);
     return 0;
 }
 
@@ -501,6 +592,8 @@ void gf__cells_add(gf__cells *cells, const gf__box *box, uint32_t level, uint32_
     }
     gf__filter_set(cells, key);
     gf__cover_mark(cells, &entry);
+    gf__presence_mark(cells, &entry);
+    gf__presence_judge(cells);
 }
 
 void gf__cells_remove(gf__cells *cells, const gf__box *box, uint32_t level, uint32_t slot) {
@@ -520,9 +613,10 @@ void gf__cells_remove(gf__cells *cells, const gf__box *box, uint32_t level, uint
         gf__delete_slot(cells, found);
         if (crowd != NULL) crowd->hashed--;
     }
-    /* The cell's filter bit and the box's coverage bits stay set (other entries may need them, other cells and
-     * blocks may share them). Rebuilding after a quarter of the slot count in removals keeps the stale bits below
-     * that and costs O(1) per removal, amortised (at most 25 coverage bits per entry). */
+    /* The cell's filter bit and the box's coverage and presence bits stay set (other entries may need them, other
+     * cells and blocks may share them). Rebuilding after a quarter of the slot count in removals keeps the stale bits
+     * below that and costs O(1) per removal, amortised (at most 25 coverage bits and 16 x 16 presence words per
+     * entry). */
     if (++cells->stale > cells->size / 4) gf__filter_rebuild(cells);
 }
 

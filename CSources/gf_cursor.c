@@ -187,6 +187,8 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) 
     area.u_hi = cursor->u_hi_;
     area.full_lon = 0;
     const gf__query_span span = {cursor->lat_lo_, cursor->lat_hi_, cursor->u_lo_, cursor->u_hi_ - cursor->u_lo_};
+    /* An area the presence map shows clear holds no fence of any level but the oversize ones. */
+    const int clear = gf__presence_clear(cells, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi);
     uint32_t m = 0;
     for (uint32_t i = 0; i < table->level_count; i++) {
         const uint32_t level = table->levels[i], start = m;
@@ -195,8 +197,8 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) 
          * then spans many of its sub-cells, over several words, and in a crowded table one of those words nearly
          * always has a bit there, if only another block's; the filter answers for such a level's cells as cheaply. */
         gf__cell_rect rect = {level, 0, 0, 0, {0, 0}, {0, 0}};
-        if (gf__cell_shift(level) < shift
-            || gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi)) {
+        if (!clear && (gf__cell_shift(level) < shift
+                       || gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi))) {
             if (!gf__probe_rect_near(&area, level, &rect)) rect = gf__probe_rect(&area, level);
             if (gf__rect_cells(&rect) > GF__GATHER_CELLS_MAX) return 0;
         }

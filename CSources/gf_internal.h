@@ -426,6 +426,15 @@ typedef struct gf__cells {
      * one word per level, before any cell is looked up. Rebuilt with the filter. */
     uint64_t *cover;
     uint32_t cover_words;   /* 64-bit words in cover */
+    /* The presence map (see gf__presence_clear): GF__PRESENCE_BITS_PER_SLOT x slot count bits, in whole words. A
+     * clear bit proves that no fence box of any level reaches a presence sub-cell: a fix there is answered with that
+     * one word. Rebuilt with the filter; consulted only while it says something (gf__presence_judge). */
+    uint64_t *presence;
+    uint32_t presence_words;     /* 64-bit words in presence */
+    uint32_t presence_marked;    /* bits set in presence */
+    uint32_t presence_occupied;  /* words of presence with a bit set */
+    uint32_t presence_unmarked;  /* entries too wide to mark, since the last rebuild */
+    uint32_t presence_useful;    /* whether queries consult it (gf__presence_judge) */
     /* Per home slot h: how far from h a lookup may start, a lower bound of the distance from h to the first entry
      * whose home is h (exact, up to GF__FIRST_MAX, as the table changes: see gf__first_refresh). A lookup then skips
      * the entries that earlier homes pushed past h (at 10^6 fences about as many as a cell's own) without reading
@@ -510,9 +519,9 @@ static inline int gf__filter_maybe_near(const gf__cells *cells, uint64_t key, gf
  * Sub-cell rows and columns fit: at level 13, 1.8e9 >> 11 < 2^20 rows and 3.6e9 >> 11 < 2^21 columns. */
 #define GF__COVER_FINER 2
 /* Bits of coverage map per hash slot: blocks of different levels share words (the hash), and a word shared adds
- * "maybe"s. 48 rather than 32: fewer random fixes look up the cells of a level that no fence box near them has,
- * for 3 more bytes per fence (the README's performance section has the figures). */
-#define GF__COVER_BITS_PER_SLOT 48u
+ * "maybe"s. 32, and 16 for the presence map: a fix away from every fence stops at the presence map's one word, which
+ * spares more than 16 more bits here would (the README's performance section has the figures). */
+#define GF__COVER_BITS_PER_SLOT 32u
 _Static_assert(GF__LEVEL_MIN > GF__COVER_FINER, "sub-cells of the finest level are at least 1 e7");
 
 /* Most blocks a coverage test reads; a box overlapping more counts as covered (the cells are then looked up). */
@@ -571,6 +580,53 @@ static inline int gf__cover_spot(const gf__cells *cells, uint32_t level, uint32_
     const uint32_t shift = gf__cover_shift(level);
     if (u_hi >= GF__LON_SPAN_E7 || lat_lo >> shift != lat_hi >> shift || u_lo >> shift != u_hi >> shift) return 0;
     gf__cover_locate(cells, level, lat_lo, (uint32_t)u_lo, word, bit);
+    return 1;
+}
+
+/* ---- The presence map ----
+ *
+ * One grid for all levels, of sub-cells 2^GF__PRESENCE_SHIFT e7 on a side (728 m of latitude), one bit each, set when
+ * the box an entry stores (gf__entry_span) overlaps the sub-cell. A fix whose box lies in one clear sub-cell meets no
+ * fence box at any level (oversize fences aside): one word answers it, where the coverage map takes one per level.
+ * Where fences are sparse most of the plane is clear (10^5 uniform circles of 20 m - 2 km over 10 x 10 deg: a quarter
+ * of the bits set, and two random fixes in three stop there); where they cover most of it (the same at
+ * 10^6) nearly every fix finds its bit set, and the map is skipped (gf__presence_judge). Layout as the coverage
+ * map's: 8 x 8 sub-cells to a 64-bit word, a block's word chosen by a multiplicative hash of (block row, block
+ * column). An entry whose box spans more than GF__PRESENCE_SPAN_BLOCKS blocks on a side (above about 90 km) is not
+ * marked, bit by bit, in thousands of words: it turns the map off until the next rebuild (presence_unmarked).
+ * Removals leave bits set until the next rebuild, as for the coverage map. */
+#define GF__PRESENCE_SHIFT 16
+#define GF__PRESENCE_BITS_PER_SLOT 16u
+#define GF__PRESENCE_SPAN_BLOCKS 16u
+
+static inline uint32_t gf__presence_word(uint32_t block_row, uint32_t block_col, uint32_t words) {
+    uint64_t block = ((uint64_t)block_row << 21) | block_col;
+    uint64_t hash = (block * 0x9FB21C651E98DF25ULL) >> 32;
+    return (uint32_t)((hash * words) >> 32);
+}
+
+/* Whether the presence map proves that no fence box (of any level; oversize fences are not in it) meets the box
+ * lat_lo..lat_hi (<= 1.8e9), u_lo..u_hi (0 <= u_lo, u_hi past 3.6e9 across +-180 deg). 0 proves nothing: the map is
+ * not consulted (gf__presence_judge), a sub-cell of the box is marked, or the box spans more than 2 x 2 blocks or the
+ * seam. A fix's box mostly lies in one sub-cell, whose bit is read directly. */
+static inline int gf__presence_clear(const gf__cells *cells, uint32_t lat_lo, uint32_t lat_hi, int64_t u_lo,
+                                     int64_t u_hi) {
+    if (!cells->presence_useful || u_hi >= GF__LON_SPAN_E7) return 0;
+    const uint32_t row_lo = lat_lo >> GF__PRESENCE_SHIFT, row_hi = lat_hi >> GF__PRESENCE_SHIFT;
+    const uint32_t col_lo = (uint32_t)(u_lo >> GF__PRESENCE_SHIFT), col_hi = (uint32_t)(u_hi >> GF__PRESENCE_SHIFT);
+    const uint64_t *presence = cells->presence;
+    const uint32_t words = cells->presence_words;
+    if (row_lo == row_hi && col_lo == col_hi)
+        return !((presence[gf__presence_word(row_lo >> 3, col_lo >> 3, words)] >> ((row_lo & 7) * 8 + (col_lo & 7)))
+                 & 1u);
+    if ((row_hi >> 3) - (row_lo >> 3) > 1 || (col_hi >> 3) - (col_lo >> 3) > 1) return 0;
+    for (uint32_t block_row = row_lo >> 3; block_row <= row_hi >> 3; block_row++) {
+        uint32_t r0 = block_row == row_lo >> 3 ? row_lo & 7 : 0, r1 = block_row == row_hi >> 3 ? row_hi & 7 : 7;
+        for (uint32_t block_col = col_lo >> 3; block_col <= col_hi >> 3; block_col++) {
+            uint32_t c0 = block_col == col_lo >> 3 ? col_lo & 7 : 0, c1 = block_col == col_hi >> 3 ? col_hi & 7 : 7;
+            if (presence[gf__presence_word(block_row, block_col, words)] & gf__cover_mask(r0, r1, c0, c1)) return 0;
+        }
+    }
     return 1;
 }
 
@@ -675,6 +731,8 @@ void gf__oversize_add(gf__cells *cells, const gf__box *box, uint32_t slot);
 void gf__oversize_remove(gf__cells *cells, uint32_t slot);
 /* Whether every sub-cell the entry's box overlaps is marked in the coverage map (for gf_table_verify). */
 int gf__cover_holds(const gf__cells *cells, const gf__entry *entry);
+/* Whether the entry's box is marked in the presence map (every sub-cell it overlaps), or counted unmarked. */
+int gf__presence_holds(const gf__cells *cells, const gf__entry *entry);
 /* The entry a fence with this box at this level (which it fits) has: its cell key and window box. */
 uint64_t gf__entry_of(const gf__box *box, uint32_t level, gf__window_box *window);
 /* The oversize entry of a fence with this box. */

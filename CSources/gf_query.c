@@ -308,6 +308,15 @@ static void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t 
     }
 }
 
+/* The oversize fences, after the levels' (they count with the coarsest level, which they make occupied). */
+static inline void gf__search_oversize(const gf_table *table, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
+    const uint32_t n = table->level_count;
+    if (n > 0 && table->levels[n - 1] == GF__LEVEL_MAX) {
+        gf__sink_level(sink, n - 1);
+        gf__scan_oversize(table, margin_q, margin_mm, sink);
+    }
+}
+
 /* Most cells per level looked up together (a small box probes 2 x 2; more go through gf__scan_rect). */
 #define GF__PROBE_CELLS 4
 #define GF__PROBE_RECT 0x80000000u  /* a probe's level index marked: the level's rect, not a cell */
@@ -315,7 +324,8 @@ static void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t 
 /* Searches every occupied level for the box, in rounds, each of which starts the loads the next one needs for every
  * level before it waits for any: a fix in a new place misses the cache at each step (the coverage word, the filter
  * word and the home's start offset, the first slot of each cell), and loads that do not wait for one another overlap,
- * so a fix pays about one miss per round instead of one per level and step.
+ * so a fix pays about one miss per round instead of one per level and step. Before them, the presence map's word,
+ * which ends the search for most fixes away from every fence where fences are sparse.
  *   1. the coverage word of each level (a box in one sub-cell: the usual case);
  *   2. the coverage test, which skips most levels for a fix away from every fence; the other levels' cells, whose
  *      filter words are loaded;
@@ -336,6 +346,12 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     uint32_t probe_level[GF__LEVEL_COUNT * GF__PROBE_CELLS];
     uint32_t probes = 0;
     gf__cell_rect rect[GF__LEVEL_COUNT];
+
+    /* A box in a clear sub-cell of the presence map meets no fence box of any level. */
+    if (gf__presence_clear(cells, box->lat_lo, box->lat_hi, box->u_lo, box->u_hi)) {
+        gf__search_oversize(table, margin_q, margin_mm, sink);
+        return;
+    }
 
     /* A box in one sub-cell of the finest level's coverage grid lies in one sub-cell of every level's (the grids are
      * aligned, each coarser one's edges among the finer's): the usual small box, whose bit is found directly. */
@@ -408,10 +424,7 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
         }
     }
     gf__test_pending(table, &pending, margin_q, margin_mm, sink);
-    if (n > 0 && table->levels[n - 1] == GF__LEVEL_MAX) {  /* the oversize fences count with the coarsest level */
-        gf__sink_level(sink, n - 1);
-        gf__scan_oversize(table, margin_q, margin_mm, sink);
-    }
+    gf__search_oversize(table, margin_q, margin_mm, sink);
 }
 
 /* Where a fix's box with the cursor's reaches lies, when the cursor is current and was set for this margin (a box a

@@ -483,7 +483,7 @@ gf_status gf_table_verify(const gf_table *table) {
             if (gf__occurrences(cells, word, &window, &same_box) != 1 || !same_box) return GF_ERR_CORRUPT;
             if (!gf__filter_maybe(cells, word >> 24)) return GF_ERR_CORRUPT;
             gf__entry entry = {word, window};
-            if (!gf__cover_holds(cells, &entry)) return GF_ERR_CORRUPT;
+            if (!gf__cover_holds(cells, &entry) || !gf__presence_holds(cells, &entry)) return GF_ERR_CORRUPT;
             expected_entries++;
         } else {
             gf__wide_entry wide = gf__wide_entry_of(&box, slot);
@@ -560,6 +560,16 @@ gf_status gf_table_verify(const gf_table *table) {
     }
     if (gf__verify_crowds(cells, markers, &hashed) != GF_OK) return GF_ERR_CORRUPT;
     if (used != cells->used || hashed != expected_entries || cells->oversize_count != expected_oversize)
+        return GF_ERR_CORRUPT;
+    /* The presence map's count of set bits, and whether queries consult it, follow from its words. */
+    uint64_t marked = 0, occupied = 0;
+    for (uint32_t w = 0; w < cells->presence_words; w++) {
+        occupied += cells->presence[w] != 0;
+        for (uint64_t bits = cells->presence[w]; bits != 0; bits &= bits - 1) marked++;
+    }
+    int useful = cells->presence_unmarked == 0 && marked * 2 <= occupied * 64;
+    if (marked != cells->presence_marked || occupied != cells->presence_occupied
+        || (uint32_t)useful != cells->presence_useful)
         return GF_ERR_CORRUPT;
     return GF_OK;
 }

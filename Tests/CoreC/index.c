@@ -72,6 +72,61 @@ static size_t compare(const gf_table *table, const fence *fences, size_t n, gf_p
     return count;
 }
 
+/* Fences of 1 m .. 2 km spread thin over 2 x 2.5 degrees (and a few across +-180 deg): most of the plane there lies
+ * in no fence's box, so that the index's presence map is consulted and ends most searches; then one fence wider than
+ * the map marks bit by bit (a 50 km circle), which must turn it off, and the same fence removed again. Every query
+ * against brute force. Returns the hits. */
+static unsigned long sparse_then_wide(ct_rng *rng, fence *fences, gf_hit *got, gf_hit *want) {
+    enum { SPARSE = 2000, SPARSE_QUERIES = 1500, WIDE_QUERIES = 400 };
+    gf_table *table = NULL;
+    CT_STATUS(gf_table_create(SPARSE + 1, &table), GF_OK, "gf_table_create");
+    if (table == NULL) return 0;
+    for (size_t i = 0; i < SPARSE; i++) {
+        const int seam = i % 50 == 0;
+        fences[i].centre.lat = (int32_t)ct_range(rng, seam ? 100000000 : -280000000, seam ? 110000000 : -260000000);
+        fences[i].centre.lon = seam ? ct_wrap_lon(GF_LON_MAX_E7 + (int32_t)ct_range(rng, -300000, 300000))
+                                    : (int32_t)ct_range(rng, 1520000000, 1545000000);
+        const uint64_t lo = (uint64_t)GF_RADIUS_MIN_MM << ct_range(rng, 0, 10);  /* an octave of 1 m .. 2 km */
+        fences[i].radius_mm = (uint32_t)ct_range(rng, (int64_t)lo, (int64_t)(2 * lo));
+        CT_STATUS(gf_fence_add(table, fences[i].centre, fences[i].radius_mm, &fences[i].handle), GF_OK, "add");
+    }
+    CT_STATUS(gf_table_verify(table), GF_OK, "verify sparse table");
+
+    unsigned long hits = 0;
+    size_t n = SPARSE;
+    for (int stage = 0; stage < 3; stage++) {
+        if (stage == 1) {  /* the wide fence, in the middle of the small ones */
+            fences[n].centre.lat = -270000000;
+            fences[n].centre.lon = 1532500000;
+            fences[n].radius_mm = GF_RADIUS_MAX_MM;
+            CT_STATUS(gf_fence_add(table, fences[n].centre, fences[n].radius_mm, &fences[n].handle), GF_OK, "wide");
+            n++;
+        } else if (stage == 2) {
+            n--;
+            CT_STATUS(gf_fence_remove(table, fences[n].handle), GF_OK, "remove wide");
+        }
+        CT_STATUS(gf_table_verify(table), GF_OK, "verify");
+        for (int q = 0, queries = stage == 0 ? SPARSE_QUERIES : WIDE_QUERIES; q < queries; q++) {
+            uint32_t margin_mm = q % 3 == 0 ? 0 : q % 3 == 1 ? (uint32_t)ct_range(rng, 0, 2000)
+                                                              : (uint32_t)ct_range(rng, 0, 20000000);
+            gf_point fix;
+            if (q % 4 == 3) {  /* near the boundary of a fence (plus the margin) */
+                const fence *f = &fences[ct_range(rng, 0, (int64_t)n - 1)];
+                fix = ct_random_fix_near(rng, f->centre, f->radius_mm + margin_mm);
+            } else if (q % 8 == 2) {  /* near the seam */
+                fix.lat = (int32_t)ct_range(rng, 99000000, 111000000);
+                fix.lon = ct_wrap_lon(GF_LON_MAX_E7 + (int32_t)ct_range(rng, -400000, 400000));
+            } else {  /* anywhere over the area: mostly away from every fence */
+                fix.lat = (int32_t)ct_range(rng, -281000000, -259000000);
+                fix.lon = (int32_t)ct_range(rng, 1519000000, 1546000000);
+            }
+            hits += compare(table, fences, n, fix, margin_mm, got, want);
+        }
+    }
+    gf_table_destroy(table);
+    return hits;
+}
+
 void test_index(void) {
     ct_rng rng = ct_rng_seeded(0x696E646578ULL);  /* "index" */
     fence *fences = malloc(FENCES * sizeof *fences);
@@ -118,6 +173,8 @@ void test_index(void) {
     }
     printf("index: %d fences, %d queries against brute force: %lu hits (%lu queries with hits, at most %lu at once)\n",
            FENCES, QUERIES, hits, queries_with_hits, max_hits);
+    printf("index: sparse small fences, then a wide one and without it again: %lu hits against brute force\n",
+           sparse_then_wide(&rng, fences, got, want));
 
     gf_table_destroy(table);
     free(fences);
