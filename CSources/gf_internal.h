@@ -605,6 +605,12 @@ static inline uint32_t gf__presence_word(uint32_t block_row, uint32_t block_col,
     return (uint32_t)((hash * words) >> 32);
 }
 
+/* The presence word of the sub-cell holding the point (lat, u) (grid offsets, u < 3.6e9). */
+static inline const uint64_t *gf__presence_at(const gf__cells *cells, uint32_t lat, int64_t u) {
+    const uint32_t row = lat >> GF__PRESENCE_SHIFT, col = (uint32_t)(u >> GF__PRESENCE_SHIFT);
+    return &cells->presence[gf__presence_word(row >> 3, col >> 3, cells->presence_words)];
+}
+
 /* Whether the presence map proves that no fence box (of any level; oversize fences are not in it) meets the box
  * lat_lo..lat_hi (<= 1.8e9), u_lo..u_hi (0 <= u_lo, u_hi past 3.6e9 across +-180 deg). 0 proves nothing: the map is
  * not consulted (gf__presence_judge), a sub-cell of the box is marked, or the box spans more than 2 x 2 blocks or the

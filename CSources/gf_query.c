@@ -324,9 +324,9 @@ static inline void gf__search_oversize(const gf_table *table, int64_t margin_q, 
 /* Searches every occupied level for the box, in rounds, each of which starts the loads the next one needs for every
  * level before it waits for any: a fix in a new place misses the cache at each step (the coverage word, the filter
  * word and the home's start offset, the first slot of each cell), and loads that do not wait for one another overlap,
- * so a fix pays about one miss per round instead of one per level and step. Before them, the presence map's word,
- * which ends the search for most fixes away from every fence where fences are sparse.
- *   1. the coverage word of each level (a box in one sub-cell: the usual case);
+ * so a fix pays about one miss per round instead of one per level and step.
+ *   1. the coverage word of each level (a box in one sub-cell: the usual case) and the presence map's word, which
+ *      ends the search for most fixes away from every fence where fences are sparse;
  *   2. the coverage test, which skips most levels for a fix away from every fence; the other levels' cells, whose
  *      filter words are loaded;
  *   3. the filter test, which rules out most empty cells; the first slot of the others is loaded (found from their
@@ -347,11 +347,9 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     uint32_t probes = 0;
     gf__cell_rect rect[GF__LEVEL_COUNT];
 
-    /* A box in a clear sub-cell of the presence map meets no fence box of any level. */
-    if (gf__presence_clear(cells, box->lat_lo, box->lat_hi, box->u_lo, box->u_hi)) {
-        gf__search_oversize(table, margin_q, margin_mm, sink);
-        return;
-    }
+    /* The presence word is loaded beside the coverage words, not before them: a fix it does not answer (one near a
+     * fence) then waits for one miss, not two in a row. */
+    if (cells->presence_useful) __builtin_prefetch(gf__presence_at(cells, box->lat_lo, box->u_lo));
 
     /* A box in one sub-cell of the finest level's coverage grid lies in one sub-cell of every level's (the grids are
      * aligned, each coarser one's edges among the finer's): the usual small box, whose bit is found directly. */
@@ -370,6 +368,12 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
                 __builtin_prefetch(&cells->cover[cover_word[i]]);
             else
                 cover_word[i] = GF__NIL;
+    }
+
+    /* A box in a clear sub-cell of the presence map meets no fence box of any level. */
+    if (gf__presence_clear(cells, box->lat_lo, box->lat_hi, box->u_lo, box->u_hi)) {
+        gf__search_oversize(table, margin_q, margin_mm, sink);
+        return;
     }
 
     for (uint32_t i = 0; i < n; i++) {
