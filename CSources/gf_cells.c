@@ -52,115 +52,97 @@ static int gf__cover_range(uint64_t *cover, uint32_t words, int mark, uint32_t l
     return all;
 }
 
-/* Marks the sub-cells an entry's box (gf__entry_span) overlaps, at most 5 x 5 (6 columns across +-180 deg), or
- * (mark 0) returns whether they all are. */
-static int gf__cover_entry(uint64_t *cover, uint32_t words, int mark, const gf__entry *entry) {
-    const uint32_t level = gf__key_level(gf__entry_key(entry));
-    gf__query_span span = gf__entry_span(entry);
-    uint32_t lat_hi = span.lat_hi < (uint32_t)GF__LAT_SPAN_E7 ? span.lat_hi : (uint32_t)GF__LAT_SPAN_E7;
-    uint64_t u_hi = (uint64_t)span.u_lo + span.u_span;
+/* Marks the sub-cells of `level`'s grid that a box (an entry's span) overlaps, in `map`, or (mark 0) returns whether
+ * they all are: as gf__cover_range, the box clamped at the north pole and cut in two across +-180 deg. */
+static int gf__map_span(uint64_t *map, uint32_t words, int mark, uint32_t level, const gf__query_span *span) {
+    uint32_t lat_hi = span->lat_hi < (uint32_t)GF__LAT_SPAN_E7 ? span->lat_hi : (uint32_t)GF__LAT_SPAN_E7;
+    uint64_t u_hi = (uint64_t)span->u_lo + span->u_span;
     if (u_hi < (uint64_t)GF__LON_SPAN_E7)
-        return gf__cover_range(cover, words, mark, level, span.lat_lo, lat_hi, span.u_lo, (uint32_t)u_hi);
-    return gf__cover_range(cover, words, mark, level, span.lat_lo, lat_hi, span.u_lo, (uint32_t)(GF__LON_SPAN_E7 - 1))
-         & gf__cover_range(cover, words, mark, level, span.lat_lo, lat_hi, 0, (uint32_t)(u_hi - GF__LON_SPAN_E7));
+        return gf__cover_range(map, words, mark, level, span->lat_lo, lat_hi, span->u_lo, (uint32_t)u_hi);
+    return gf__cover_range(map, words, mark, level, span->lat_lo, lat_hi, span->u_lo, (uint32_t)(GF__LON_SPAN_E7 - 1))
+         & gf__cover_range(map, words, mark, level, span->lat_lo, lat_hi, 0, (uint32_t)(u_hi - GF__LON_SPAN_E7));
 }
 
-static void gf__cover_mark(gf__cells *cells, const gf__entry *entry) {
-    gf__cover_entry(cells->cover, cells->cover_words, 1, entry);
+/* Marks the sub-cells an entry's box (gf__entry_span) overlaps in its level's coverage map, at most 5 x 5 (6 columns
+ * across +-180 deg), or (mark 0) returns whether they all are. */
+static int gf__cover_entry(uint64_t *cover, uint32_t words, int mark, const gf__entry *entry) {
+    const gf__query_span span = gf__entry_span(entry);
+    return gf__map_span(cover, words, mark, gf__key_level(gf__entry_key(entry)), &span);
 }
 
 int gf__cover_holds(const gf__cells *cells, const gf__entry *entry) {
     return gf__cover_entry(cells->cover, cells->cover_words, 0, entry);
 }
 
-/* Marks the presence sub-cells in latitudes lat_lo..lat_hi and longitudes u_lo..u_hi (< 3.6e9), adding the bits
- * newly set to marked[0] and the words newly non-zero to marked[1], or (marked NULL) returns whether all of them are
- * marked. */
-static int gf__presence_range(uint64_t *presence, uint32_t words, uint32_t *marked, uint32_t lat_lo, uint32_t lat_hi,
-                              uint32_t u_lo, uint32_t u_hi) {
-    const uint32_t row_lo = lat_lo >> GF__PRESENCE_SHIFT, row_hi = lat_hi >> GF__PRESENCE_SHIFT;
-    const uint32_t col_lo = u_lo >> GF__PRESENCE_SHIFT, col_hi = u_hi >> GF__PRESENCE_SHIFT;
-    int all = 1;
-    for (uint32_t block_row = row_lo >> 3; block_row <= row_hi >> 3; block_row++) {
-        uint32_t r0 = block_row == row_lo >> 3 ? row_lo & 7 : 0, r1 = block_row == row_hi >> 3 ? row_hi & 7 : 7;
-        for (uint32_t block_col = col_lo >> 3; block_col <= col_hi >> 3; block_col++) {
-            uint32_t c0 = block_col == col_lo >> 3 ? col_lo & 7 : 0, c1 = block_col == col_hi >> 3 ? col_hi & 7 : 7;
-            uint64_t *word = &presence[gf__presence_word(block_row, block_col, words)];
-            uint64_t mask = gf__cover_mask(r0, r1, c0, c1);
-            if (marked != NULL) {
-                marked[0] += (uint32_t)__builtin_popcountll(mask & ~*word);
-                marked[1] += *word == 0;
-                *word |= mask;
-            } else {
-                all &= (*word & mask) == mask;
-            }
-        }
-    }
-    return all;
-}
-
-/* The presence sub-cells of an entry's box: marked (marked not NULL) or checked, as gf__presence_range. Returns -1,
- * touching nothing, for a box spanning more than GF__PRESENCE_SPAN_BLOCKS blocks on a side. */
-static int gf__presence_entry(uint64_t *presence, uint32_t words, uint32_t *marked, const gf__entry *entry) {
-    const gf__query_span span = gf__entry_span(entry);
-    const uint32_t lat_hi = span.lat_hi < (uint32_t)GF__LAT_SPAN_E7 ? span.lat_hi : (uint32_t)GF__LAT_SPAN_E7;
-    const uint64_t u_hi = (uint64_t)span.u_lo + span.u_span;
+/* Whether an entry's box spans more presence blocks on a side than are marked bit by bit (GF__PRESENCE_SPAN_BLOCKS). */
+static int gf__presence_too_wide(const gf__query_span *span) {
     const uint32_t block_shift = GF__PRESENCE_SHIFT + 3;
-    if ((lat_hi >> block_shift) - (span.lat_lo >> block_shift) >= GF__PRESENCE_SPAN_BLOCKS
-        || (u_hi >> block_shift) - (span.u_lo >> block_shift) >= GF__PRESENCE_SPAN_BLOCKS)
-        return -1;
-    if (u_hi < (uint64_t)GF__LON_SPAN_E7)
-        return gf__presence_range(presence, words, marked, span.lat_lo, lat_hi, span.u_lo, (uint32_t)u_hi);
-    return gf__presence_range(presence, words, marked, span.lat_lo, lat_hi, span.u_lo,
-                              (uint32_t)(GF__LON_SPAN_E7 - 1))
-         & gf__presence_range(presence, words, marked, span.lat_lo, lat_hi, 0, (uint32_t)(u_hi - GF__LON_SPAN_E7));
+    const uint32_t lat_hi = span->lat_hi < (uint32_t)GF__LAT_SPAN_E7 ? span->lat_hi : (uint32_t)GF__LAT_SPAN_E7;
+    const uint64_t u_hi = (uint64_t)span->u_lo + span->u_span;
+    return (lat_hi >> block_shift) - (span->lat_lo >> block_shift) >= GF__PRESENCE_SPAN_BLOCKS
+        || (u_hi >> block_shift) - (span->u_lo >> block_shift) >= GF__PRESENCE_SPAN_BLOCKS;
 }
 
-/* Whether queries consult the presence map: only while every entry is marked and at most half the bits of its
- * non-zero words are set. A fix near fences reads a non-zero word, and past that density it mostly finds its bit
- * set, so that the word read is wasted (10^6 circles over 10 x 10 deg: a tenth of all the bits set, for the map is
- * sized by the fences and they cover one area, but 19 in 20 of those in its words). */
-static void gf__presence_judge(gf__cells *cells) {
-    cells->presence_useful = cells->presence_unmarked == 0
-                          && (uint64_t)cells->presence_marked * 2 <= (uint64_t)cells->presence_occupied * 64;
-}
-
-/* Marks an entry's box in the presence map, or counts it unmarked. */
-static void gf__presence_mark(gf__cells *cells, const gf__entry *entry) {
-    uint32_t marked[2] = {cells->presence_marked, cells->presence_occupied};
-    if (gf__presence_entry(cells->presence, cells->presence_words, marked, entry) < 0) cells->presence_unmarked++;
-    cells->presence_marked = marked[0];
-    cells->presence_occupied = marked[1];
+/* Marks an entry's box in its level's coverage map and in the presence map, where it counts unmarked when too wide
+ * (which stops queries consulting the map at once); nothing in a presence map left empty. */
+static void gf__mark_entry(gf__cells *cells, const gf__entry *entry) {
+    const gf__query_span span = gf__entry_span(entry);
+    gf__map_span(cells->cover, cells->cover_words, 1, gf__key_level(gf__entry_key(entry)), &span);
+    if (cells->presence_dense_at != 0) return;
+    if (gf__presence_too_wide(&span)) {
+        cells->presence_unmarked++;
+        cells->presence_useful = 0;
+    } else {
+        gf__map_span(cells->presence, cells->presence_words, 1, GF__PRESENCE_LEVEL, &span);
+    }
 }
 
 int gf__presence_holds(const gf__cells *cells, const gf__entry *entry) {
-    int marked = gf__presence_entry(cells->presence, cells->presence_words, NULL, entry);
-    return marked < 0 ? cells->presence_unmarked > 0 : marked;
+    if (cells->presence_dense_at != 0) return 1;
+    const gf__query_span span = gf__entry_span(entry);
+    if (gf__presence_too_wide(&span)) return cells->presence_unmarked > 0;
+    return gf__map_span(cells->presence, cells->presence_words, 0, GF__PRESENCE_LEVEL, &span);
 }
 
-/* Sets the filter bits of every cell with an entry and the coverage bits of every entry's box (in the hash table
- * and in crowds; a marker's box is no fence's), and clears the rest. */
-static void gf__filter_rebuild(gf__cells *cells) {
+/* Whether more than half the bits of the presence map's non-zero words are set. A fix near fences reads a non-zero
+ * word, and past that density it mostly finds its bit set, so that the word read is wasted (10^6 circles over
+ * 10 x 10 deg: a tenth of all the bits set, for the map is sized by the fences and they cover one area, but 19 in 20
+ * of those in its words). One pass over the map: a rebuild's, not an add's work. */
+static int gf__presence_dense(const gf__cells *cells) {
+    uint64_t marked = 0, occupied = 0;
+    for (uint32_t w = 0; w < cells->presence_words; w++) {
+        occupied += cells->presence[w] != 0;
+        for (uint64_t bits = cells->presence[w]; bits != 0; bits &= bits - 1) marked++;
+    }
+    return marked * 2 > occupied * 64;
+}
+
+/* Sets the filter bits of every cell with an entry and the coverage and presence bits of every entry's box (in the
+ * hash table and in crowds; a marker's box is no fence's), and clears the rest. Then decides whether queries consult
+ * the presence map: not when an entry was too wide to mark, nor when it is dense (gf__presence_dense). A dense map is
+ * left empty, and adds mark nothing in it, until a rebuild with twice the slots it had then or one after removals
+ * (`grown` 0): marking it costs every add and every rebuild a miss on a map that, say, 10^6 fences over 10 x 10 deg
+ * fill anyway, and more fences on the same ground only fill it more. Its density is judged here only, so that adds
+ * stay cheap: between rebuilds (at most a quarter more entries) a map may grow denser than judged. */
+static void gf__filter_rebuild(gf__cells *cells, int grown) {
     memset(cells->filter, 0, gf__filter_words(cells->size) * sizeof(uint64_t));
     memset(cells->cover, 0, gf__cover_words(cells->size) * sizeof(uint64_t));
     memset(cells->presence, 0, gf__presence_words(cells->size) * sizeof(uint64_t));
-    cells->presence_marked = 0;
-    cells->presence_occupied = 0;
     cells->presence_unmarked = 0;
+    if (!grown || cells->size >= 2 * (uint64_t)cells->presence_dense_at) cells->presence_dense_at = 0;
     for (uint64_t i = 0; i < cells->size; i++)
         if (cells->slots[i].word != GF__EMPTY) {
             gf__filter_set(cells, gf__entry_key(&cells->slots[i]));
-            if (!gf__entry_is_crowd(&cells->slots[i])) {
-                gf__cover_mark(cells, &cells->slots[i]);
-                gf__presence_mark(cells, &cells->slots[i]);
-            }
+            if (!gf__entry_is_crowd(&cells->slots[i])) gf__mark_entry(cells, &cells->slots[i]);
         }
     for (uint32_t c = 0; c < cells->crowd_count; c++)
-        for (uint32_t k = 0; cells->crowds[c].key != GF__EMPTY && k < cells->crowds[c].count; k++) {
-            gf__cover_mark(cells, &cells->crowds[c].entries[k]);
-            gf__presence_mark(cells, &cells->crowds[c].entries[k]);
-        }
-    gf__presence_judge(cells);
+        for (uint32_t k = 0; cells->crowds[c].key != GF__EMPTY && k < cells->crowds[c].count; k++)
+            gf__mark_entry(cells, &cells->crowds[c].entries[k]);
+    if (cells->presence_dense_at == 0 && cells->presence_unmarked == 0 && gf__presence_dense(cells)) {
+        memset(cells->presence, 0, gf__presence_words(cells->size) * sizeof(uint64_t));
+        cells->presence_dense_at = cells->size;
+    }
+    cells->presence_useful = cells->presence_dense_at == 0 && cells->presence_unmarked == 0;
     cells->stale = 0;
 }
 
@@ -333,7 +315,7 @@ static int gf__grow_slots(gf__cells *cells, size_t *bytes) {
     free(cells->presence);
     cells->presence = presence;
     cells->presence_words = (uint32_t)gf__presence_words(target);
-    gf__filter_rebuild(cells);
+    gf__filter_rebuild(cells, 1);
     *bytes += (size_t)((target - size) * (sizeof(gf__entry) + 1))
             + (gf__filter_words(target) - gf__filter_words(size) + gf__cover_words(target) - gf__cover_words(size)
                + gf__presence_words(target) - gf__presence_words(size)) * sizeof(uint64_t);
@@ -591,9 +573,7 @@ void gf__cells_add(gf__cells *cells, const gf__box *box, uint32_t level, uint32_
         gf__crowd_put(crowd, entry, level);
     }
     gf__filter_set(cells, key);
-    gf__cover_mark(cells, &entry);
-    gf__presence_mark(cells, &entry);
-    gf__presence_judge(cells);
+    gf__mark_entry(cells, &entry);
 }
 
 void gf__cells_remove(gf__cells *cells, const gf__box *box, uint32_t level, uint32_t slot) {
@@ -617,7 +597,7 @@ void gf__cells_remove(gf__cells *cells, const gf__box *box, uint32_t level, uint
      * cells and blocks may share them). Rebuilding after a quarter of the slot count in removals keeps the stale bits
      * below that and costs O(1) per removal, amortised (at most 25 coverage bits and 16 x 16 presence words per
      * entry). */
-    if (++cells->stale > cells->size / 4) gf__filter_rebuild(cells);
+    if (++cells->stale > cells->size / 4) gf__filter_rebuild(cells, 0);
 }
 
 /* ---- Oversize fences ---- */

@@ -349,7 +349,8 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
 
     /* The presence word is loaded beside the coverage words, not before them: a fix it does not answer (one near a
      * fence) then waits for one miss, not two in a row. */
-    if (cells->presence_useful) __builtin_prefetch(gf__presence_at(cells, box->lat_lo, box->u_lo));
+    uint32_t presence_bit = 0;
+    if (cells->presence_useful) __builtin_prefetch(gf__presence_at(cells, box->lat_lo, box->u_lo, &presence_bit));
 
     /* A box in one sub-cell of the finest level's coverage grid lies in one sub-cell of every level's (the grids are
      * aligned, each coarser one's edges among the finer's): the usual small box, whose bit is found directly. */

@@ -561,15 +561,10 @@ gf_status gf_table_verify(const gf_table *table) {
     if (gf__verify_crowds(cells, markers, &hashed) != GF_OK) return GF_ERR_CORRUPT;
     if (used != cells->used || hashed != expected_entries || cells->oversize_count != expected_oversize)
         return GF_ERR_CORRUPT;
-    /* The presence map's count of set bits, and whether queries consult it, follow from its words. */
-    uint64_t marked = 0, occupied = 0;
-    for (uint32_t w = 0; w < cells->presence_words; w++) {
-        occupied += cells->presence[w] != 0;
-        for (uint64_t bits = cells->presence[w]; bits != 0; bits &= bits - 1) marked++;
-    }
-    int useful = cells->presence_unmarked == 0 && marked * 2 <= occupied * 64;
-    if (marked != cells->presence_marked || occupied != cells->presence_occupied
-        || (uint32_t)useful != cells->presence_useful)
+    /* Queries consult the presence map only while it is kept and no entry went unmarked; a map left empty is empty. */
+    if (cells->presence_useful != (cells->presence_dense_at == 0 && cells->presence_unmarked == 0))
         return GF_ERR_CORRUPT;
+    for (uint32_t w = 0; cells->presence_dense_at != 0 && w < cells->presence_words; w++)
+        if (cells->presence[w] != 0) return GF_ERR_CORRUPT;
     return GF_OK;
 }
