@@ -37,6 +37,8 @@ final class MQTTConnection: @unchecked Sendable {
     private var fenceSetHandler: (@Sendable ([UInt8]) -> Void)?
     /// Set under `clientLock` by `close()` once the client is destroyed: nothing may use it after.
     private var clientDestroyed = false
+    /// Set under `clientLock` by `endStatusReports()`: the online status is published no more.
+    private var statusReportsEnded = false
     private let clientID: String
     private let security: MQTTSecurity
     private let sinkName: String
@@ -272,8 +274,18 @@ final class MQTTConnection: @unchecked Sendable {
     private func publishStatusNow(_ link: inout LinkState) {
         guard let status else { return }
         let report = Array(status.report(true).utf8)
-        _ = mosquitto_publish(client, nil, topics.status, Int32(report.count), report, 1, true)
+        clientLock.withLock {
+            guard !statusReportsEnded else { return }
+            _ = mosquitto_publish(client, nil, topics.status, Int32(report.count), report, 1, true)
+        }
         if status.interval > 0 { link.nextStatus = ContinuousClock.now + .seconds(status.interval) }
+    }
+
+    /// The sink is about to publish its offline status: no online report may follow it (a periodic one handed to
+    /// libmosquitto after it would be the retained status once the sink is gone). Under `clientLock`, as the
+    /// network thread's check and publish, so that a report either went out before this or never does.
+    func endStatusReports() {
+        clientLock.withLock { statusReportsEnded = true }
     }
 
     /// The sink is closing: a DISCONNECT (so the broker does not publish the Last Will) written before the thread

@@ -183,7 +183,10 @@ public final class MQTTSink: EventSink, Sendable {
     /// the Last Will once the socket is gone) and closes the sink at once, which wakes a `deliver` waiting for its
     /// PUBACK.
     public func interrupt() {
-        if let status { publishStatus(status.report(false)) }
+        if let status {
+            connection.endStatusReports()
+            publishStatus(status.report(false))
+        }
         connection.close()
     }
 
@@ -192,7 +195,10 @@ public final class MQTTSink: EventSink, Sendable {
     /// Will. Then disconnects, ends the network thread and frees the client. Idempotent; wakes a `deliver` that is
     /// waiting.
     public func close() {
-        if let status, connection.session.isConnected { publishStatusAndWait(status.report(false)) }
+        if let status, connection.session.isConnected {
+            connection.endStatusReports()
+            publishStatusAndWait(status.report(false))
+        }
         connection.close()
     }
 }
