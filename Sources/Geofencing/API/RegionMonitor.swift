@@ -197,21 +197,22 @@ public final class RegionMonitor: Sendable {
     /// ends are never processed: nothing confirmed their time. What happened is counted in `timeStatistics`.
     @discardableResult
     public func process(_ fix: Fix) -> ObservationOutcome {
-        observe(.fix(fix))
+        observe { engine in engine.observe(fix) }
     }
 
     /// Tells the monitor the receiver had no fix at this GNSS time (gpsd mode 0 or 1), so an outage can be noticed
     /// while no positions arrive. Its time is guarded as a fix's (see `process(_:)`), and it returns what that does.
     @discardableResult
     public func processNoFix(at time: Date) -> ObservationOutcome {
-        observe(.noFix(time))
+        observe { engine in engine.observe(.noFix(time)) }
     }
 
-    /// Applies an observation and delivers its events: enqueued under the engine's lock (so that they keep their
-    /// place in the event order), delivered after it.
-    private func observe(_ observation: Observation) -> ObservationOutcome {
+    /// Applies an observation (`apply`: the engine's `observe`) and delivers its events: enqueued under the engine's
+    /// lock (so that they keep their place in the event order), delivered after it.
+    @inline(__always)
+    private func observe(_ apply: (inout MonitorEngine) -> ObservationOutcome) -> ObservationOutcome {
         let outcome = engine.withLock { engine in
-            let outcome = engine.observe(observation)
+            let outcome = apply(&engine)
             if !outcome.events.isEmpty { delivery.enqueue(outcome.events.lazy.map(MonitorEvent.region)) }
             return outcome
         }

@@ -131,11 +131,17 @@ final class CoreFenceTable {
     /// inside). Circles: exact. Polygons and corridors: exact within `limit` metres of the boundary (at most 50 km);
     /// beyond it outside, just over `limit`; deeper inside, between `limit` and the true depth (gf_fence_distance).
     func distance(from point: gf_point, to handle: gf_handle, limit: Double = 50_000) -> Double {
-        var millimetres: Int64 = 0
         let limitMillimetres = UInt32(min(Double(GF_MARGIN_MAX_MM), max(0, limit * 1000).rounded(.up)))
+        return Double(distanceMillimetres(from: point, to: handle, limitMillimetres: limitMillimetres)) / 1000
+    }
+
+    /// `distance(from:to:limit:)` in the core's millimetres, with the limit in millimetres (at most
+    /// `GF_MARGIN_MAX_MM`): the signed distance a query with that margin reports for the fence.
+    func distanceMillimetres(from point: gf_point, to handle: gf_handle, limitMillimetres: UInt32) -> Int64 {
+        var millimetres: Int64 = 0
         let status = gf_fence_distance(table, handle, point, limitMillimetres, &millimetres)
         precondition(status == GF_OK, "gf_fence_distance of a valid fix and handle failed")
-        return Double(millimetres) / 1000
+        return millimetres
     }
 
     /// `distance(from:to:limit:)` exact at any distance up to 50 km (beyond, just over 50 km), at a cost that grows

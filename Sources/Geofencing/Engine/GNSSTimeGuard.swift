@@ -84,13 +84,17 @@ struct GNSSTimeGuard {
     /// Inlined for the common case (the time continues the base, nothing held), with the rest out of line.
     @inline(__always)
     mutating func admit(_ observation: Observation) -> Admission {
-        let time = observation.time
-        if let last, held.isEmpty, continues(last, time) {
-            if time == last { statistics.duplicateTimes += 1 }
-            self.last = time
-            return .this
-        }
-        return admitOtherwise(observation)
+        admitsAtOnce(observation.time) ? .this : admitOtherwise(observation)
+    }
+
+    /// `admit`'s common case alone: whether an observation at `time` continues the base with nothing held, and is
+    /// then admitted (`.this`); false leaves everything as it was, for `admit` to decide.
+    @inline(__always)
+    mutating func admitsAtOnce(_ time: Date) -> Bool {
+        guard let last, held.isEmpty, continues(last, time) else { return false }
+        if time == last { statistics.duplicateTimes += 1 }
+        self.last = time
+        return true
     }
 
     /// `admit` when nothing may be held or the time may not continue the base: the first observation, a jump, a

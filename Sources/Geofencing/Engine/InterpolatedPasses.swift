@@ -13,32 +13,42 @@ extension MonitorEngine {
     /// (`estimatedLength`) stands in for it where it decides the same (`segmentLength`): the speed limit's test when
     /// it is clear by the estimate's error bound, and the margin (half the estimate's upper bound: a few millimetres
     /// more candidates, which the exact test drops). The exact length is measured only for a query with candidates.
-    /// Before the query, a bound of the estimate without its cosine (`estimatedLengthBound`) stands in for it when it
-    /// already shows the segment short enough: it asks a margin at least the rules' one, and the rules' own length
-    /// and margin are worked out only when there are hits (most segments have none).
+    /// Before the query, a bound from the fixes' points alone (`lengthBound`) stands in for it when it already shows
+    /// the segment short enough: it asks a margin at least the rules' one, and the rules' own length and margin are
+    /// worked out only when there are hits (most segments have none).
+    ///
+    /// Returns the segment query (nil when the segment was too long or too short for one), for the fix's own use
+    /// (`MonitorEngine.process`).
     mutating func interpolatePasses(from start: (fix: Fix, point: gf_point), to end: (fix: Fix, point: gf_point),
-                                   accuracy: Double) {
+                                   accuracy: Double) -> SegmentQuery? {
         let duration = end.fix.timestamp.timeIntervalSince(start.fix.timestamp)
         let reachable = duration * configuration.maximumInterpolationSpeed  // the longest segment interpolated
-        guard duration > 0 else { return }
+        guard duration > 0 else { return nil }
         var known: (exact: Double?, longest: Double)?  // `segmentLength`'s answer, once worked out
-        let queryLongest: Double  // at least `known.longest`
-        if let bound = Self.estimatedLengthBound(from: start.fix.coordinate, to: end.fix.coordinate), bound > 0,
-           bound * (1 + Self.estimateError) + Self.estimateSlack <= reachable {
-            queryLongest = bound * (1 + Self.estimateError) + Self.estimateSlack
-        } else {
+        var queryLongest = Self.lengthBound(start.point, end.point)  // at least `known.longest`
+        if queryLongest > reachable {
             known = Self.segmentLength(from: start, to: end, reachable: reachable)
-            guard let known else { return }
+            guard let known else { return nil }
             queryLongest = known.longest
         }
         let midPoint = Self.midpoint(start.point, end.point)
         // Nothing below queries the main table again, so the hits stay valid.
         let queryMargin = Self.segmentQueryMargin(covering: Self.marginMillimetres(longest: queryLongest))
         let hits = table.hits(at: midPoint, marginMillimetres: queryMargin, following: .segments)
-        segmentQuery = (queryMargin, !hits.isEmpty)
-        guard !hits.isEmpty else { return }  // most segments: no fence near
-        if known == nil { known = Self.segmentLength(from: start, to: end, reachable: reachable) }
-        guard let known else { return }
+        // Most segments: no fence near.
+        if !hits.isEmpty { passes(among: hits, known: known, from: start, to: end, accuracy: accuracy) }
+        return SegmentQuery(margin: queryMargin, hits: hits)
+    }
+
+    /// `interpolatePasses` for a segment whose query found fences (`hits`), with what it knew of the segment's
+    /// length (`known`, nil when only its bound). Out of line: the segment query's own work stays small.
+    @inline(never)
+    private mutating func passes(among hits: UnsafeMutableBufferPointer<gf_hit>,
+                                 known: (exact: Double?, longest: Double)?, from start: (fix: Fix, point: gf_point),
+                                 to end: (fix: Fix, point: gf_point), accuracy: Double) {
+        let duration = end.fix.timestamp.timeIntervalSince(start.fix.timestamp)
+        let reachable = duration * configuration.maximumInterpolationSpeed
+        guard let known = known ?? Self.segmentLength(from: start, to: end, reachable: reachable) else { return }
         var exactLength = known.exact
         let margin = Self.marginMillimetres(longest: known.longest)
         let accuracyBoth = max(accuracy, start.fix.horizontalAccuracy ?? 0)
@@ -112,15 +122,46 @@ extension MonitorEngine {
     }
 
     /// The segment's midpoint, linear in degrees as `SegmentPass.point` (the shorter way round in longitude), in the
-    /// core's integers: the mean of the fixes' own, without converting degrees again. Off the degrees' midpoint by
-    /// at most 1e-7 degree (1.1 cm), well inside the metre the query's margin has to spare.
+    /// core's integers: the mean of the fixes' own (rounded down), without converting degrees again. Off the
+    /// degrees' midpoint by at most 1e-7 degree each way (1.6 cm), well inside the metre the query's margin has to
+    /// spare.
     static func midpoint(_ a: gf_point, _ b: gf_point) -> gf_point {
+        // Wrapping arithmetic: every value stays within +-5.4e9, far from overflowing 64 bits.
+        var lon = Int64(a.lon) &+ (eastOffset(from: a, to: b) >> 1)
+        if lon >= Int64(GF_LON_MAX_E7) { lon &-= 2 * Int64(GF_LON_MAX_E7) }
+        else if lon < -Int64(GF_LON_MAX_E7) { lon &+= 2 * Int64(GF_LON_MAX_E7) }
+        return gf_point(lat: Int32(truncatingIfNeeded: (Int64(a.lat) &+ Int64(b.lat)) >> 1),
+                        lon: Int32(truncatingIfNeeded: lon))
+    }
+
+    /// How far east `b` lies from `a`, in 1e-7 degree, the shorter way round (-180 ... +180 degrees).
+    @inline(__always)
+    private static func eastOffset(from a: gf_point, to b: gf_point) -> Int64 {
         let span = 2 * Int64(GF_LON_MAX_E7)
-        var east = Int64(b.lon) - Int64(a.lon)
-        if east > span / 2 { east -= span } else if east < -span / 2 { east += span }
-        var lon = Int64(a.lon) + east / 2
-        if lon > span / 2 { lon -= span } else if lon < -span / 2 { lon += span }
-        return gf_point(lat: Int32((Int64(a.lat) + Int64(b.lat)) / 2), lon: Int32(lon))
+        let east = Int64(b.lon) &- Int64(a.lon)
+        return east > span / 2 ? east &- span : east < -span / 2 ? east &+ span : east
+    }
+
+    /// An upper bound in metres of the segment's length, and of every length the rules may take for it
+    /// (`segmentLength`'s `longest`), from the fixes' points alone. On the ellipsoid
+    /// ds^2 = M^2 dphi^2 + N^2 cos^2(phi) dlambda^2 <= R^2 (dphi^2 + c^2 dlambda^2), with R the largest radius of
+    /// curvature (a^2/b = 6,399,593.6 m, at the poles) and c at least the cosine of every latitude between the
+    /// fixes': so the straight line in degrees, and with it the geodesic, is at most R sqrt(dphi^2 + c^2 dlambda^2)
+    /// long (dlambda the shorter way round), at any latitude and length. c: 1 - x^2/2 + x^4/24 >= cos x (the
+    /// series' remainder, -cos(xi) x^6/720, is not positive for |x| <= pi/2), x the latitude nearer the equator, 0
+    /// across it; within 0.1 % of the cosine up to 50 degrees, 6 % at 80. Each offset is taken 1e-7 degree longer,
+    /// for the fixes' coordinates, which the points round to 1e-7 degree. On the mean radius with the estimate's
+    /// factor and slack (`estimateError`, `estimateSlack`) it is at least `segmentLength`'s bound of the estimate
+    /// (whose cosine, of the mean latitude, is at most c), and since R is within 0.45 % of the mean radius, at least
+    /// the core's length (within 9 mm of the geodesic) too.
+    static func lengthBound(_ a: gf_point, _ b: gf_point) -> Double {
+        // In doubles: the offsets (at most 3.6e9) and latitudes are exact in them.
+        let north = (Double(b.lat) - Double(a.lat)).magnitude + 1
+        let nearerEquator = (a.lat ^ b.lat) >= 0 ? min(Double(a.lat).magnitude, Double(b.lat).magnitude) : 0
+        let x = nearerEquator * (radiansPerDegree / Double(GF_E7_PER_DEGREE))
+        let east = (Double(eastOffset(from: a, to: b)).magnitude + 1) * (1 - x * x / 2 + x * x * x * x / 24)
+        let degrees = (north * north + east * east).squareRoot() / Double(GF_E7_PER_DEGREE)
+        return 6_371_008.8 * radiansPerDegree * degrees * (1 + estimateError) + estimateSlack
     }
 
     /// The margin in millimetres within which a fence can be passed by a segment at most `longest` metres long,
@@ -141,9 +182,9 @@ extension MonitorEngine {
         return margin <= UInt64(GF_MARGIN_MAX_MM) ? UInt32(margin) : needed
     }
 
-    /// The largest segment margin the fix's own query shares (`MonitorEngine.process`): 2^15 mm (32.8 m), a
-    /// segment up to about 63 m (a 1 Hz fix at 220 km/h). A wider one (a fast pass, a long gap) is asked rarely and
-    /// would make the fix's query test many fences for nothing.
+    /// The largest margin of a segment query whose hits stand for the fix's own query (`MonitorEngine.process`):
+    /// 2^15 mm (32.8 m), a segment up to about 63 m (a 1 Hz fix at 220 km/h). A wider one (a fast pass, a long gap)
+    /// is asked rarely, and its many hits would each be measured from the fix for nothing.
     static let sharedMarginMax: UInt32 = 1 << 15
 
     /// Relative error bound of `estimatedLength` against the core's geodesic distance: the sphere of mean radius
@@ -160,15 +201,6 @@ extension MonitorEngine {
         guard let (dLat, dLon, meanLatitude) = flatOffsets(from: start, to: end) else { return nil }
         let east = dLon * cos(meanLatitude)
         return 6_371_008.8 * radiansPerDegree * (east * east + dLat * dLat).squareRoot()
-    }
-
-    /// At least `estimatedLength`, without its cosine: cos x <= 1 - x^2/2 + x^4/24 for |x| <= pi/2 (the series'
-    /// remainder, -cos(xi) x^6/720, is not positive there), made larger by 1e-9 for the rounding of both. Within
-    /// 0.1 % of it up to 50 degrees latitude, 6 % at 80. Nil where `estimatedLength` is nil.
-    static func estimatedLengthBound(from start: Coordinate, to end: Coordinate) -> Double? {
-        guard let (dLat, dLon, x) = flatOffsets(from: start, to: end) else { return nil }
-        let east = dLon * (1 - x * x / 2 + x * x * x * x / 24)
-        return 6_371_008.8 * radiansPerDegree * (east * east + dLat * dLat).squareRoot() * (1 + 1e-9)
     }
 
     /// The degrees north and east from `start` to `end` (east the short way round) and their mean latitude in
@@ -215,4 +247,12 @@ extension MonitorEngine {
             return table.distance(from: point, to: handle, limit: limit)
         }
     }
+}
+
+/// The query of a segment between two fixes (`MonitorEngine.interpolatePasses`): the margin it asked with around
+/// the segment's midpoint, and its hits, which stay valid until the fence table's next query (the table reuses its
+/// buffer).
+struct SegmentQuery {
+    let margin: UInt32
+    let hits: UnsafeMutableBufferPointer<gf_hit>
 }

@@ -62,11 +62,6 @@ struct MonitorEngine {
     var speedRule = SpeedLimitRule()
     var schedules = ScheduleWindows()
     var fixNumber: UInt64 = 0
-    /// The segment query of the current fix (`interpolatePasses`): its margin, which the fix's own query shares
-    /// when it is at most `sharedMarginMax` (see `process`), and whether it found any fence; nil when the fix had
-    /// none (no segment to interpolate, or none short enough), and the fix's query then asks with margin 0 on a
-    /// cursor of its own.
-    var segmentQuery: (margin: UInt32, foundFences: Bool)?
     var lastUsable: (fix: Fix, point: gf_point)?
     private var lastObservation: Date?
     private var inOutage = false
@@ -110,8 +105,18 @@ struct MonitorEngine {
             if step < 0 { shiftTimeBase(by: step) }
             for observation in admitted { caused += apply(observation) }
         }
-        return ObservationOutcome(
-            events: caused, changedStates: configuration.returnsChangedStates ? takeChangedStates() : [:])
+        return outcome(of: caused)
+    }
+
+    /// `observe(.fix(fix))`, with the common case (a fix whose time continues the base) inlined: no observation is
+    /// made of it, none taken apart.
+    mutating func observe(_ fix: Fix) -> ObservationOutcome {
+        timeGuard.admitsAtOnce(fix.timestamp) ? outcome(of: process(fix)) : observe(.fix(fix))
+    }
+
+    private mutating func outcome(of events: [RegionEvent]) -> ObservationOutcome {
+        ObservationOutcome(
+            events: events, changedStates: configuration.returnsChangedStates ? takeChangedStates() : [:])
     }
 
     private mutating func apply(_ observation: Observation) -> [RegionEvent] {
@@ -198,32 +203,31 @@ struct MonitorEngine {
         let accuracy = fix.horizontalAccuracy ?? 0
         if !schedules.isEmpty { schedules.advance(to: fix.timestamp) }
 
-        segmentQuery = nil
+        var segment: SegmentQuery?
         if let previous = lastUsable, !inOutage,
            fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
-            interpolatePasses(from: previous, to: (fix, point), accuracy: accuracy)
+            segment = interpolatePasses(from: previous, to: (fix, point), accuracy: accuracy)
         }
-        // The fix's query asks with this fix's segment query's margin, on its cursor, when that margin is small: the
-        // two places are metres apart, so one area of the index serves both, gathered once where two cursors each
-        // gathered their own (a fix without one, far from the last, asks with margin 0: no wider box for nothing).
-        // The hits within the margin outside are dropped: those left are the margin-0 query's, in its order, with
-        // its distances (but for the depth of a fix deep inside a polygon, a lower bound that grows with the margin:
-        // the rules read it only for a region not yet inside, which `depth` measures again). Nothing below queries
-        // the main table again, so the hits stay valid.
-        // A shared segment query that found no fence answers for the fix as well (most fixes of a drive): the fix
-        // lies within half the segment (at most about 63 m) of its midpoint, inside that query's margin with a metre
-        // to spare, so a fence holding the fix would have been found.
-        let shared = segmentQuery.flatMap { $0.margin <= Self.sharedMarginMax ? $0 : nil }
-        let fixHits = shared?.foundFences == false
-            ? UnsafeMutableBufferPointer<gf_hit>(start: nil, count: 0)
-            : table.hits(
-                at: point, marginMillimetres: shared?.margin ?? 0, following: shared == nil ? .fixes : .segments)
-        for hit in fixHits where hit.distance_mm <= 0 {
-            let slot = recordSlot(of: hit.handle)
-            regions.flags[slot].seenAtFix = true
-            seen.append(Int32(slot))
-            let distance = depth(of: slot, hit: Double(hit.distance_mm) / 1000, at: point, accuracy: accuracy)
-            judge(slot, distance: distance, at: point, fix: fix, accuracy: accuracy)
+        // The fences holding the fix. After a segment query with a margin up to `sharedMarginMax` (most fixes of a
+        // drive), they are among its hits: the fix lies within half the segment (at most about 63 m) of its
+        // midpoint, inside that margin with a metre to spare. So those hits are the fix's candidates, each measured
+        // from the fix with that margin as limit (the distance a query with it would report), and the fix asks no
+        // query of its own: a segment near no fence (most) leaves nothing to measure, and near one a few distances
+        // cost less than the query, which tests every fence its cursor remembers near the fix. Their order is the
+        // segment query's, the index order. A fix without such a query (far from the last) asks with margin 0. The
+        // rules read a hit's distance as a query's (but for the depth of a fix deep inside a polygon, a lower bound
+        // that grows with the margin: the rules read it only for a region not yet inside, which `depth` measures
+        // again). Nothing below queries the main table again, so the hits stay valid.
+        if let segment, segment.margin <= Self.sharedMarginMax {
+            for hit in segment.hits {
+                let millimetres =
+                    table.distanceMillimetres(from: point, to: hit.handle, limitMillimetres: segment.margin)
+                if millimetres <= 0 { judgeFixHit(hit.handle, millimetres, at: point, fix: fix, accuracy: accuracy) }
+            }
+        } else {
+            for hit in table.hits(at: point, marginMillimetres: 0, following: .fixes) where hit.distance_mm <= 0 {
+                judgeFixHit(hit.handle, Int64(hit.distance_mm), at: point, fix: fix, accuracy: accuracy)
+            }
         }
         // Regions inside or undetermined that the query did not return are outside by more than 0 m: measure them.
         // Downward iteration stays valid while judge() removes the current slot (the last one moves into its place).
@@ -250,6 +254,16 @@ struct MonitorEngine {
         lastUsable = (fix, point)
         inOutage = false
         return eventsCaused
+    }
+
+    /// Judges a fence the fix lies in (signed distance `millimetres`, at most 0), and marks it seen.
+    private mutating func judgeFixHit(_ handle: gf_handle, _ millimetres: Int64, at point: gf_point, fix: Fix,
+                                      accuracy: Double) {
+        let slot = recordSlot(of: handle)
+        regions.flags[slot].seenAtFix = true
+        seen.append(Int32(slot))
+        let distance = depth(of: slot, hit: Double(millimetres) / 1000, at: point, accuracy: accuracy)
+        judge(slot, distance: distance, at: point, fix: fix, accuracy: accuracy)
     }
 
     /// `events`, for returning: the empty array's shared storage when there are none (most fixes), which the caller

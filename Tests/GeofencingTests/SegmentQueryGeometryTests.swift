@@ -1,0 +1,94 @@
+// The segment query's geometry from the fixes' integer points (InterpolatedPasses.swift): the length bound that picks
+// its margin must never fall below any length the rules take for the segment (or candidates would be missed), and
+// must stay tight enough that a 1 Hz drive keeps one margin (the core's cursor keeps its area only for one margin);
+// the midpoint must stay within the metre the margin has to spare.
+import CGeofence
+import Foundation
+@testable import Geofencing
+import GeofencingInputs
+import GeofencingTestSupport
+import Testing
+
+@Suite("Segment query geometry")
+struct SegmentQueryGeometryTests {
+    private static func point(_ coordinate: Coordinate) throws -> gf_point {
+        try #require(CoreFenceTable.point(coordinate))
+    }
+
+    private static func fix(_ coordinate: Coordinate) throws -> (fix: Fix, point: gf_point) {
+        (Fix(coordinate: coordinate, timestamp: Date(timeIntervalSince1970: 0)), try point(coordinate))
+    }
+
+    /// Segments of every kind: 0-3e-7 degree (where the points' rounding matters most), metres, kilometres, and
+    /// up to half the globe; across the equator and the antimeridian, and up to 85 degrees latitude.
+    private static func randomSegment(_ random: inout SplitMix64) -> (Coordinate, Coordinate) {
+        let start = Coordinate(latitude: -85 + 170 * random.nextUnit(), longitude: -180 + 360 * random.nextUnit())
+        let scale: Double = switch random.next() % 5 {
+        case 0: 3e-7
+        case 1: 3e-4
+        case 2: 0.1
+        case 3: 5
+        default: 90
+        }
+        var latitude = start.latitude + scale * (2 * random.nextUnit() - 1)
+        latitude = min(85, max(-85, latitude))
+        var longitude = start.longitude + scale * (2 * random.nextUnit() - 1)
+        if longitude >= 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        return (start, Coordinate(latitude: latitude, longitude: longitude))
+    }
+
+    @Test("the length bound is at least the core's length and the rules' bound, for 200,000 segments of every size")
+    func lengthBoundIsAnUpperBound() throws {
+        var random = SplitMix64(seed: 0x5E6_4E47)
+        var tightest = Double.infinity  // the bound's least ratio to the core's length, segments of 10 m or more
+        for _ in 0..<200_000 {
+            let (a, b) = Self.randomSegment(&random)
+            let start = try Self.fix(a), end = try Self.fix(b)
+            let bound = MonitorEngine.lengthBound(start.point, end.point)
+            let length = CoreFenceTable.distance(start.point, end.point)
+            #expect(bound >= length, "\(a) -> \(b): bound \(bound) m, core's length \(length) m")
+            if length >= 10 { tightest = min(tightest, bound / length) }
+            if let known = MonitorEngine.segmentLength(from: start, to: end, reachable: .infinity) {
+                #expect(bound >= known.longest, "\(a) -> \(b): bound \(bound) m, the rules' \(known.longest) m")
+            }
+        }
+        // The factor on the mean radius (1 %) against the largest radius of curvature (0.45 % above it).
+        #expect(tightest >= 1.004, "tightest ratio \(tightest)")
+    }
+
+    @Test("a 1 Hz segment up to 30 m below 60 degrees latitude asks the query's smallest margin (2^14 mm)",
+          arguments: [0.0, -27.5, 45, -60])
+    func shortSegmentsKeepOneMargin(latitude: Double) throws {
+        var random = SplitMix64(seed: UInt64(abs(latitude) * 10) + 1)
+        let metresPerDegree = 6_371_008.8 * Double.pi / 180
+        for _ in 0..<2_000 {
+            let heading = 2 * Double.pi * random.nextUnit(), metres = 30 * random.nextUnit()
+            let a = Coordinate(latitude: latitude, longitude: 150 * (2 * random.nextUnit() - 1))
+            let b = Coordinate(latitude: latitude + metres * cos(heading) / metresPerDegree,
+                               longitude: a.longitude + metres * sin(heading)
+                                   / (metresPerDegree * cos(latitude * .pi / 180)))
+            let bound = MonitorEngine.lengthBound(try Self.point(a), try Self.point(b))
+            let margin = MonitorEngine.segmentQueryMargin(covering: MonitorEngine.marginMillimetres(longest: bound))
+            #expect(margin == 1 << 14, "\(metres) m at \(latitude): bound \(bound) m, margin \(margin) mm")
+        }
+    }
+
+    @Test("the midpoint lies within 1e-7 degree each way of the degrees' midpoint, the shorter way round")
+    func midpointIsTheMeanOfThePoints() throws {
+        var random = SplitMix64(seed: 77)
+        for _ in 0..<100_000 {
+            let (a, b) = Self.randomSegment(&random)
+            let pa = try Self.point(a), pb = try Self.point(b)
+            let mid = MonitorEngine.midpoint(pa, pb)
+            var east = Double(pb.lon) - Double(pa.lon)
+            if east > 1.8e9 { east -= 3.6e9 } else if east < -1.8e9 { east += 3.6e9 }
+            var lon = Double(pa.lon) + east / 2
+            if lon >= 1.8e9 { lon -= 3.6e9 } else if lon < -1.8e9 { lon += 3.6e9 }
+            var lonError = abs(Double(mid.lon) - lon)
+            lonError = min(lonError, 3.6e9 - lonError)  // the same meridian either side of +-180
+            #expect(abs(Double(mid.lat) - (Double(pa.lat) + Double(pb.lat)) / 2) <= 1, "\(a) -> \(b)")
+            #expect(lonError <= 1, "\(a) -> \(b): \(mid.lon) against \(lon)")
+            #expect(mid.lon >= -GF_LON_MAX_E7 && mid.lon <= GF_LON_MAX_E7)
+        }
+    }
+}
