@@ -36,18 +36,21 @@ extension MonitorEngine {
         let queryMargin = Self.segmentQueryMargin(covering: Self.marginMillimetres(longest: queryLongest))
         let hits = table.hits(at: midPoint, marginMillimetres: queryMargin, following: .segments)
         // Most segments: no fence near.
-        if !hits.isEmpty { passes(among: hits, known: known, from: start, to: end, accuracy: accuracy) }
+        if !hits.isEmpty {
+            passes(among: hits, known: known, duration: duration, reachable: reachable, from: start, to: end,
+                   accuracy: accuracy)
+        }
         return SegmentQuery(margin: queryMargin, hits: hits)
     }
 
     /// `interpolatePasses` for a segment whose query found fences (`hits`), with what it knew of the segment's
-    /// length (`known`, nil when only its bound). Out of line: the segment query's own work stays small.
+    /// length (`known`, nil when only its bound), its duration and the longest segment interpolated (`reachable`).
+    /// Out of line: the segment query's own work stays small.
     @inline(never)
     private mutating func passes(among hits: UnsafeMutableBufferPointer<gf_hit>,
-                                 known: (exact: Double?, longest: Double)?, from start: (fix: Fix, point: gf_point),
-                                 to end: (fix: Fix, point: gf_point), accuracy: Double) {
-        let duration = end.fix.timestamp.timeIntervalSince(start.fix.timestamp)
-        let reachable = duration * configuration.maximumInterpolationSpeed
+                                 known: (exact: Double?, longest: Double)?, duration: Double, reachable: Double,
+                                 from start: (fix: Fix, point: gf_point), to end: (fix: Fix, point: gf_point),
+                                 accuracy: Double) {
         guard let known = known ?? Self.segmentLength(from: start, to: end, reachable: reachable) else { return }
         var exactLength = known.exact
         let margin = Self.marginMillimetres(longest: known.longest)
