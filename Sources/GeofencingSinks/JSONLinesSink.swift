@@ -8,8 +8,9 @@ import Glibc
 /// Lines are buffered: `deliver` only appends to the buffer, and `flush` writes everything buffered in complete
 /// write(2) calls (retried after EINTR and partial writes), so lines from one sink never interleave with other
 /// output and a pipe reader sees a fix's events together, at once. Nothing is fsync'ed: durability lives in the
-/// store, which keeps each event until its sink has flushed it. The descriptor stays the caller's: `close()` does
-/// not close it.
+/// store, which keeps each event until its sink has flushed it. A file a killed writer left ending in part of a
+/// line gets a newline before the first line (`LineBuffer`). The descriptor stays the caller's: `close()` does not
+/// close it.
 public final class JSONLinesSink: EventSink, Sendable {
     public let name: String
     public let fileDescriptor: Int32
@@ -31,46 +32,4 @@ public final class JSONLinesSink: EventSink, Sendable {
     }
 
     public func close() {}
-}
-
-/// Lines for a descriptor, kept in memory until `flush` writes them all: the buffer of the descriptor sinks.
-///
-/// Memory: the lines appended since the last flush, which the callers bound (the daemon flushes after each batch of
-/// at most `DeliveryWorker.batchSize` events, `geofence replay` after each fix's events, both of which are held in
-/// memory anyway).
-final class LineBuffer: Sendable {
-    private let descriptor: Int32
-    private let sink: String
-    private let pending = Locked<[UInt8]>([])
-
-    init(descriptor: Int32, sink: String) {
-        self.descriptor = descriptor
-        self.sink = sink
-    }
-
-    /// Adds `line` and a newline.
-    func append(_ line: String) {
-        pending.withLock {
-            $0.append(contentsOf: line.utf8)
-            $0.append(UInt8(ascii: "\n"))
-        }
-    }
-
-    /// Writes what is buffered. On a failure the buffered lines are dropped (the store still has their events,
-    /// which are delivered again) and the error names the descriptor.
-    func flush() throws(SinkError) {
-        let bytes = pending.withLock { buffered in
-            defer { buffered.removeAll(keepingCapacity: buffered.count <= 1 << 20) }
-            return buffered
-        }
-        guard !bytes.isEmpty else { return }
-        switch SystemCalls.writeAll(descriptor, bytes) {
-        case .written: break
-        case .failed(let code):
-            throw SinkError(
-                sink: sink, message: "write to descriptor \(descriptor) failed: \(SystemCalls.describe(code))")
-        case .timedOut:
-            throw SinkError(sink: sink, message: "write to descriptor \(descriptor) timed out")
-        }
-    }
 }

@@ -33,3 +33,23 @@ struct EventLine: Hashable {
         var description: String { "not an event line: \(line)" }
     }
 }
+
+/// What a daemon killed with SIGKILL left on its standard output (a regular file): its lines, every one whole and an
+/// event, and the part of a line its last write left if the kill cut that write short. The kernel ends a write(2) to
+/// a regular file at a page boundary once SIGKILL is pending, so a batch written in one call can stop mid-line; the
+/// store still has the events of that batch and the next daemon delivers them again.
+struct KilledDaemonOutput {
+    var events: [EventLine]
+    var lines: [String]
+    /// The bytes after the last newline, if any.
+    var cutLine: String?
+
+    init(contentsOf url: URL) throws {
+        let text = String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let tail = lines.removeLast()  // "" when the text ends with a newline (or is empty)
+        self.cutLine = tail.isEmpty ? nil : tail
+        self.lines = lines
+        self.events = try lines.flatMap { try EventLine.parse($0) }
+    }
+}

@@ -78,3 +78,40 @@ struct StandardOutputWritesTests {
         #expect(run.writes >= 1 && run.writes <= bound, "\(run.writes) writes, at most \(bound) expected")
     }
 }
+
+/// Standard output appended to a file that a killed daemon left ending in part of a line (`geofence run >>
+/// events.jsonl` after a kill -9 cut a write short): the next process starts on a new line, so the cut part is a
+/// line of its own and every line it writes is whole; the daemon and `replay` alike.
+@Suite(.enabled(if: GeofenceExecutable.isBuilt, "the geofence executable is not built next to the tests"))
+struct StandardOutputAfterCutLineTests {
+    static let cutLine = #"{"seq":7,"type":"enter","region":"f3","ti"#
+
+    @Test(arguments: ["replay", "run"])
+    func appendsOnANewLine(command: String) throws {
+        let directory = try GeofenceExecutable.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (fences, nmea) = try StandardOutputWritesTests.scenario(in: directory)
+        let output = directory.appendingPathComponent("events.jsonl")
+        try Self.cutLine.write(to: output, atomically: false, encoding: .utf8)
+        let arguments = command == "replay"
+            ? ["replay", nmea.path, "--fences", fences.path, "--format", "jsonl"]
+            : ["run", "--store", directory.appendingPathComponent("unit.db").path, "--fences", fences.path,
+               "--nmea", nmea.path, "--format", "jsonl"]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: GeofenceExecutable.path)
+        process.arguments = arguments
+        let appending = open(output.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        try #require(appending >= 0)
+        process.standardOutput = FileHandle(fileDescriptor: appending, closeOnDealloc: true)
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+
+        let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.first == Self.cutLine, "the cut part stays as it was, a line of its own")
+        let events = try EventLine.parse(lines.dropFirst().joined(separator: "\n"))
+        #expect(events.count == 2 * StandardOutputWritesTests.fenceCount, "every line after it is a whole event")
+    }
+}

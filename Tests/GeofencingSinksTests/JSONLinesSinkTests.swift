@@ -97,6 +97,63 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == events.map { $0.jsonLine + "\n" }.joined(),
                 "a second flush writes nothing again")
     }
+
+    /// A file a killed writer left ending in part of a line (the kernel ends a write to a regular file at a page
+    /// boundary once SIGKILL is pending): the next sink appending to it starts on a new line, so its first line
+    /// stays whole. A file ending in a newline, an empty one, one written in its middle, and a pipe get nothing
+    /// added; the text sink shares the rule.
+    @Test(arguments: [
+        (before: "{\"seq\":4,\"type\":\"ent", appending: true, separator: "\n"),
+        (before: "{\"seq\":4,\"type\":\"ent", appending: false, separator: "\n"),
+        (before: "{\"seq\":3}\n", appending: true, separator: ""),
+        (before: "", appending: true, separator: ""),
+    ])
+    func appendingAfterACutLineStartsANewLine(before: String, appending: Bool, separator: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("events.jsonl")
+        try before.write(toFile: path, atomically: false, encoding: .utf8)
+        // Write-only, as a shell's `>>` opens standard output; without O_APPEND, positioned at the end.
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | (appending ? O_APPEND : 0))
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        if !appending { lseek(descriptor, 0, SEEK_END) }
+        let events = SampleEvents.burst(3)
+        let sink = JSONLinesSink(fileDescriptor: descriptor)
+        for event in events { try sink.deliver(event) }
+        try sink.flush()
+        try sink.deliver(SampleEvents.event(9))
+        try sink.flush()
+        let lines = (events + [SampleEvents.event(9)]).map { $0.jsonLine + "\n" }.joined()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == before + separator + lines)
+
+        let text = directory.file("events.txt")
+        try before.write(toFile: text, atomically: false, encoding: .utf8)
+        let textDescriptor = open(text, O_WRONLY | O_APPEND | O_CLOEXEC)
+        try #require(textDescriptor >= 0)
+        defer { close(textDescriptor) }
+        let textSink = TextSink(fileDescriptor: textDescriptor)
+        try textSink.deliver(SampleEvents.event(9))
+        try textSink.flush()
+        #expect(try String(contentsOfFile: text, encoding: .utf8)
+                == before + separator + TextSink.line(for: SampleEvents.event(9)) + "\n")
+    }
+
+    /// Written into the middle of a file (not appending, not at its end), and into a pipe: nothing is added.
+    @Test func onlyAnAppendAfterACutLineGetsANewLine() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("events.jsonl")
+        try "{\"seq\":4,\"type\":\"ent".write(toFile: path, atomically: false, encoding: .utf8)
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        #expect(!LineBuffer.appendsAfterPartialLine(descriptor), "positioned at 0, not at the end")
+        lseek(descriptor, 0, SEEK_END)
+        #expect(LineBuffer.appendsAfterPartialLine(descriptor))
+
+        let pipe = TestPipe()
+        #expect(!LineBuffer.appendsAfterPartialLine(pipe.writeEnd))
+        #expect(!LineBuffer.appendsAfterPartialLine(-1))
+    }
 }
 
 /// Reads a pipe to its end on a thread of its own.
