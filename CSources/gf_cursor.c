@@ -5,24 +5,29 @@
  * for a new area when it leaves. On the query path: integer only and allocation-free, like gf_query.c; it reads the
  * table only.
  *
- * Wide: a square of 4 x 4 cells of the finest occupied level k (2^(k+2) e7: 364 m at level 13), or of 4 x 4 query
+ * Wide: a square of 8 x 8 cells of the finest occupied level k (2^(k+3) e7: 728 m at level 13), or of 8 x 8 query
  * boxes when those are wider (a margin of 100 m), on the grid, or for a wide box with the box near the edge it came
  * in by (gf__square_start); so a vehicle changes area about every side's length. When its fences do not fit in the
  * cursor: the square half as wide holding the query's box, and so on down to one cell. When they do not fit either,
  * the cursor remembers the smallest of those squares holding the box with no candidates, and fixes in it search the
  * index as gf_query does (a crowd of small fences: the lookups are then a small part of the work). After an area that
- * held many fences, the next one starts no wider.
+ * held fences, the next one is no wider than would hold a few of them at the same density, and after one that held
+ * many, no wider than it.
  */
 #include "gf_internal.h"
 
-/* The widest area: 2^GF__WIDE_BITS finest cells on a side (364 m at level 13), or query boxes when those are wider.
+/* The widest area: 2^GF__WIDE_BITS finest cells on a side (728 m at level 13), or query boxes when those are wider.
  * Each new area costs a lookup of the cells around it at every level (gf__gather), so a wider one pays while its
- * fences fit in the cursor: on the uniform 10^5 drive (callgrind) 4 x 4 cells take a sixth fewer instructions per fix
- * than 2 x 2; 8 x 8 cells take fewer again there, but more among a city's crowded small fences, where the finest
- * levels' lookups grow with the area and every fix tests more boxes. Query boxes: with a margin of 100 m an area of
- * 4 x 4 finest cells holds a fix's box over a sliver of its surface only, and the fix leaves it at nearly every
- * step. */
-#define GF__WIDE_BITS 2
+ * fences are few: every fix in it tests each of them (two compares). 8 x 8 cells take fewer instructions per fix than
+ * 4 x 4 on uniform drives (most areas there hold no fence, or one or two), and 4 x 4 fewer than 2 x 2; but among a
+ * city's stops or other small fences the finest levels' lookups grow with the area and every fix tests more boxes,
+ * so the widest square is a step narrower (4 x 4) when the last area's density would put more than GF__WIDEN_MAX
+ * fences in it. Query boxes: with a margin of 100 m an area of 4 x 4 finest cells holds a fix's box over a sliver of
+ * its surface only, and the fix leaves it at nearly every step. */
+#define GF__WIDE_BITS 3
+/* The most fences the last area's density may put in the widest square: every fix in an area tests them all, and a
+ * lookup saved is worth about that many tests. */
+#define GF__WIDEN_MAX 8u
 /* The widest area at all (2^29 e7: 54 degrees); a level whose cells over it are many is not gathered
  * (GF__GATHER_CELLS_MAX), so a very wide box ends up searching the index, as gf_query does. */
 #define GF__WIDEST_SHIFT 29
@@ -263,8 +268,8 @@ static void gf__remember_reach(gf_cursor *cursor, uint32_t margin_mm) {
     cursor->margin_mm_ = margin_mm;
 }
 
-/* Makes the cursor remember an area around a box: the widest square holding the box (4 x 4 finest cells or query
- * boxes, then each half as wide, down to one finest cell; placed by gf__square_for) whose fences fit in the cursor;
+/* Makes the cursor remember an area around a box: the widest square holding the box (8 x 8 finest cells or query
+ * boxes, or narrower after an area with fences; then each half as wide, down to one finest cell; placed by gf__square_for) whose fences fit in the cursor;
  * when none fits, the smallest square holding the box, without candidates (fixes there search the index). A box that
  * straddles a finest cell's edge is held by a wider square (a vehicle's query with a margin of tens of metres often
  * does). A box that no square holds (across the seam, or wider than half the widest square) leaves the cursor as it
@@ -273,15 +278,19 @@ void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box
     const uint32_t finest = table->levels[0];
     /* The widest square tried: 2^GF__WIDE_BITS finest cells, or 2^GF__WIDE_BITS query boxes when that is wider (a
      * fix stays in an area only while its box does), but no wider than the last area when that one held more than
-     * GF__SPARSE fences or none fitted (a wider one would likely not fit: a gather for nothing). */
+     * GF__SPARSE fences or none fitted (a wider one would likely not fit: a gather for nothing), and a step narrower
+     * when the last area's density would put more than GF__WIDEN_MAX fences in it (each step is 4 x the area). */
     const uint64_t lat_side = (uint64_t)(box->lat_hi - box->lat_lo) + 1;
     const uint64_t u_side = (uint64_t)(box->u_hi - box->u_lo) + 1;
     const uint64_t boxes = (lat_side > u_side ? lat_side : u_side) << GF__WIDE_BITS;
     uint32_t widest = finest + GF__WIDE_BITS;
     while (((uint64_t)1 << widest) < boxes && widest < GF__WIDEST_SHIFT) widest++;
-    if (gf__cursor_current(cursor, table) && cursor->candidates_ > GF__SPARSE) {
+    if (gf__cursor_current(cursor, table)) {
         const uint32_t last = 32 - (uint32_t)__builtin_clz(cursor->u_hi_ - cursor->u_lo_);  /* its side's shift */
-        if (last < widest) widest = last > finest ? last : finest;
+        const uint64_t held = cursor->candidates_;  /* GF__NIL when none fitted */
+        const uint64_t expected = widest >= last ? held << (2 * (widest - last)) : held >> (2 * (last - widest));
+        if (expected > GF__WIDEN_MAX && widest > finest) widest--;
+        if (held > GF__SPARSE && last < widest) widest = last > finest ? last : finest;
     }
     if (box->full_lon || box->u_hi >= GF__LON_SPAN_E7) return;
     /* The last area, for a box wider than 1/64 of the widest square (a margin of a few metres or more) that left it by

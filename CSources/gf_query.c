@@ -297,7 +297,7 @@ static void gf__scan_rect(const gf_table *table, const gf__cell_rect *rect, int6
 }
 
 /* The oversize fences whose box meets the query's (counted with the coarsest level, in slot order). */
-static void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
+static __attribute__((noinline)) void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
     const gf__cells *cells = &table->cells;
     const gf__query_span q = sink->span;
     for (uint32_t i = 0; i < cells->oversize_count; i++) {
@@ -308,8 +308,9 @@ static void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t 
     }
 }
 
-/* The oversize fences, after the levels' (they count with the coarsest level, which they make occupied). */
-static inline void gf__search_oversize(const gf_table *table, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
+/* The oversize fences, after the levels' (they count with the coarsest level, which they make occupied). Always
+ * inline: every query asks, and the answer is mostly that the coarsest level is empty. */
+static inline __attribute__((always_inline)) void gf__search_oversize(const gf_table *table, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
     const uint32_t n = table->level_count;
     if (n > 0 && table->levels[n - 1] == GF__LEVEL_MAX) {
         gf__sink_level(sink, n - 1);
@@ -321,12 +322,12 @@ static inline void gf__search_oversize(const gf_table *table, int64_t margin_q, 
 #define GF__PROBE_CELLS 4
 #define GF__PROBE_RECT 0x80000000u  /* a probe's level index marked: the level's rect, not a cell */
 
-/* Searches every occupied level for the box, in rounds, each of which starts the loads the next one needs for every
- * level before it waits for any: a fix in a new place misses the cache at each step (the coverage word, the filter
- * word and the home's start offset, the first slot of each cell), and loads that do not wait for one another overlap,
- * so a fix pays about one miss per round instead of one per level and step.
- *   1. the coverage word of each level (a box in one sub-cell: the usual case) and the presence map's word, which
- *      ends the search for most fixes away from every fence where fences are sparse;
+/* Searches every occupied level for the box: first the presence map's word, which ends the search for most fixes
+ * away from every fence where fences are sparse; then in rounds, each of which starts the loads the next one needs
+ * for every level before it waits for any: a fix in a new place misses the cache at each step (the coverage word,
+ * the filter word and the home's start offset, the first slot of each cell), and loads that do not wait for one
+ * another overlap, so a fix pays about one miss per round instead of one per level and step.
+ *   1. the coverage word of each level (a box in one sub-cell: the usual case);
  *   2. the coverage test, which skips most levels for a fix away from every fence; the other levels' cells, whose
  *      filter words are loaded;
  *   3. the filter test, which rules out most empty cells; the first slot of the others is loaded (found from their
@@ -347,10 +348,13 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     uint32_t probes = 0;
     gf__cell_rect rect[GF__LEVEL_COUNT];
 
-    /* The presence word is loaded beside the coverage words, not before them: a fix it does not answer (one near a
-     * fence) then waits for one miss, not two in a row. */
-    uint32_t presence_bit = 0;
-    if (cells->presence_useful) __builtin_prefetch(gf__presence_at(cells, box->lat_lo, box->u_lo, &presence_bit));
+    /* A box in a clear sub-cell of the presence map meets no fence box of any level. Asked before the coverage words
+     * are even located: the map (2 bytes a slot) mostly stays in a cache near the core, so a fix it does not answer
+     * waits little for its word, and a fix it answers is spared locating a word for every level. */
+    if (gf__presence_clear(cells, box->lat_lo, box->lat_hi, box->u_lo, box->u_hi)) {
+        gf__search_oversize(table, margin_q, margin_mm, sink);
+        return;
+    }
 
     /* A box in one sub-cell of the finest level's coverage grid lies in one sub-cell of every level's (the grids are
      * aligned, each coarser one's edges among the finer's): the usual small box, whose bit is found directly. */
@@ -369,12 +373,6 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
                 __builtin_prefetch(&cells->cover[cover_word[i]]);
             else
                 cover_word[i] = GF__NIL;
-    }
-
-    /* A box in a clear sub-cell of the presence map meets no fence box of any level. */
-    if (gf__presence_clear(cells, box->lat_lo, box->lat_hi, box->u_lo, box->u_hi)) {
-        gf__search_oversize(table, margin_q, margin_mm, sink);
-        return;
     }
 
     for (uint32_t i = 0; i < n; i++) {

@@ -298,10 +298,11 @@ gf_status gf_query(const gf_table *table, gf_point fix, uint32_t margin_mm,
 
 /* What gf_query_tracked remembers between the fixes of one vehicle: an area around the last fix and the fences
  * whose index box meets it, with those boxes, so that a fix in the same area (most fixes of a drive) skips the hash
- * lookups and tests only those fences. The area is 4 x 4 cells of the finest occupied index level (364 m or more on
- * a side), or 4 x 4 query boxes when those are wider, when at most GF_CURSOR_CANDIDATES fences meet it; else a square
- * half as wide, and so on down to one such cell, or, when more than GF_CURSOR_CANDIDATES meet even that, the one cell
- * with no fences remembered (fixes there search the index). Opaque
+ * lookups and tests only those fences. The area is 8 x 8 cells of the finest occupied index level (728 m or more on
+ * a side), or 8 x 8 query boxes when those are wider, when at most GF_CURSOR_CANDIDATES fences meet it (narrower
+ * after an area whose fences were dense enough that every fix would test many); else a square half as wide, and so
+ * on down to one such cell, or, when more than GF_CURSOR_CANDIDATES meet even that, the one cell with no fences
+ * remembered (fixes there search the index). Opaque
  * storage, owned by the caller (on the stack, in a struct: anywhere); no allocation, nothing to free.
  * A cursor belongs to one table at a time: any add, remove or move on that table makes it forget (checked on each
  * query), and it notices being used with another table, except with a new table created at the address of a
