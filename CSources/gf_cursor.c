@@ -10,9 +10,9 @@
  * in by (gf__square_start); so a vehicle changes area about every side's length. When its fences do not fit in the
  * cursor: the square half as wide holding the query's box, and so on down to one cell. When they do not fit either,
  * the cursor remembers the smallest of those squares holding the box with no candidates, and fixes in it search the
- * index as gf_query does (a crowd of small fences: the lookups are then a small part of the work). After an area that
- * held fences, the next one is no wider than would hold a few of them at the same density, and after one that held
- * many, no wider than it.
+ * index as gf_query does (a crowd of small fences: the lookups are then a small part of the work). After an area whose
+ * density would put more than a few fences in the widest square, the next one starts a step narrower (4 x 4), and
+ * after one that held many, no wider than it.
  */
 #include "gf_internal.h"
 
@@ -269,11 +269,11 @@ static void gf__remember_reach(gf_cursor *cursor, uint32_t margin_mm) {
 }
 
 /* Makes the cursor remember an area around a box: the widest square holding the box (8 x 8 finest cells or query
- * boxes, or narrower after an area with fences; then each half as wide, down to one finest cell; placed by gf__square_for) whose fences fit in the cursor;
- * when none fits, the smallest square holding the box, without candidates (fixes there search the index). A box that
- * straddles a finest cell's edge is held by a wider square (a vehicle's query with a margin of tens of metres often
- * does). A box that no square holds (across the seam, or wider than half the widest square) leaves the cursor as it
- * was: what it remembers still holds for boxes in its area. */
+ * boxes, a step narrower after a dense area; then each half as wide, down to one finest cell; placed by
+ * gf__square_for) whose fences fit in the cursor; when none fits, the smallest square holding the box, without
+ * candidates (fixes there search the index). A box that straddles a finest cell's edge is held by a wider square (a
+ * vehicle's query with a margin of tens of metres often does). A box that no square holds (across the seam, or wider
+ * than half the widest square) leaves the cursor as it was: what it remembers still holds for boxes in its area. */
 void gf__cursor_remember(const gf_table *table, gf_cursor *cursor, const gf__box *box, uint32_t margin_mm) {
     const uint32_t finest = table->levels[0];
     /* The widest square tried: 2^GF__WIDE_BITS finest cells, or 2^GF__WIDE_BITS query boxes when that is wider (a

@@ -297,7 +297,8 @@ static void gf__scan_rect(const gf_table *table, const gf__cell_rect *rect, int6
 }
 
 /* The oversize fences whose box meets the query's (counted with the coarsest level, in slot order). */
-static __attribute__((noinline)) void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
+static __attribute__((noinline)) void gf__scan_oversize(const gf_table *table, int64_t margin_q, uint32_t margin_mm,
+                                                         gf__sink *sink) {
     const gf__cells *cells = &table->cells;
     const gf__query_span q = sink->span;
     for (uint32_t i = 0; i < cells->oversize_count; i++) {
@@ -310,7 +311,8 @@ static __attribute__((noinline)) void gf__scan_oversize(const gf_table *table, i
 
 /* The oversize fences, after the levels' (they count with the coarsest level, which they make occupied). Always
  * inline: every query asks, and the answer is mostly that the coarsest level is empty. */
-static inline __attribute__((always_inline)) void gf__search_oversize(const gf_table *table, int64_t margin_q, uint32_t margin_mm, gf__sink *sink) {
+static inline __attribute__((always_inline)) void gf__search_oversize(const gf_table *table, int64_t margin_q,
+                                                                      uint32_t margin_mm, gf__sink *sink) {
     const uint32_t n = table->level_count;
     if (n > 0 && table->levels[n - 1] == GF__LEVEL_MAX) {
         gf__sink_level(sink, n - 1);
