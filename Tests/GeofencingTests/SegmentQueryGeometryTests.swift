@@ -1,7 +1,6 @@
 // The segment query's geometry from the fixes' integer points (InterpolatedPasses.swift): the length bound that picks
 // its margin must never fall below any length the rules take for the segment (or candidates would be missed), and
-// must stay tight enough that a 1 Hz drive keeps one margin (the core's cursor keeps its area only for one margin);
-// the midpoint must stay within the metre the margin has to spare.
+// must stay tight enough that a 1 Hz drive keeps one margin (the core's cursor keeps its area only for one margin).
 import CGeofence
 import Foundation
 @testable import Geofencing
@@ -56,7 +55,7 @@ struct SegmentQueryGeometryTests {
         #expect(tightest >= 1.004, "tightest ratio \(tightest)")
     }
 
-    @Test("a 1 Hz segment up to 30 m below 60 degrees latitude asks the query's smallest margin (2^14 mm)",
+    @Test("a 1 Hz segment up to 30 m below 60 degrees latitude asks the query's smallest margin (2^15 mm)",
           arguments: [0.0, -27.5, 45, -60])
     func shortSegmentsKeepOneMargin(latitude: Double) throws {
         var random = SplitMix64(seed: UInt64(abs(latitude) * 10) + 1)
@@ -69,26 +68,7 @@ struct SegmentQueryGeometryTests {
                                    / (metresPerDegree * cos(latitude * .pi / 180)))
             let bound = MonitorEngine.lengthBound(try Self.point(a), try Self.point(b))
             let margin = MonitorEngine.segmentQueryMargin(covering: MonitorEngine.marginMillimetres(longest: bound))
-            #expect(margin == 1 << 14, "\(metres) m at \(latitude): bound \(bound) m, margin \(margin) mm")
-        }
-    }
-
-    @Test("the midpoint lies within 1e-7 degree each way of the degrees' midpoint, the shorter way round")
-    func midpointIsTheMeanOfThePoints() throws {
-        var random = SplitMix64(seed: 77)
-        for _ in 0..<100_000 {
-            let (a, b) = Self.randomSegment(&random)
-            let pa = try Self.point(a), pb = try Self.point(b)
-            let mid = MonitorEngine.midpoint(pa, pb)
-            var east = Double(pb.lon) - Double(pa.lon)
-            if east > 1.8e9 { east -= 3.6e9 } else if east < -1.8e9 { east += 3.6e9 }
-            var lon = Double(pa.lon) + east / 2
-            if lon >= 1.8e9 { lon -= 3.6e9 } else if lon < -1.8e9 { lon += 3.6e9 }
-            var lonError = abs(Double(mid.lon) - lon)
-            lonError = min(lonError, 3.6e9 - lonError)  // the same meridian either side of +-180
-            #expect(abs(Double(mid.lat) - (Double(pa.lat) + Double(pb.lat)) / 2) <= 1, "\(a) -> \(b)")
-            #expect(lonError <= 1, "\(a) -> \(b): \(mid.lon) against \(lon)")
-            #expect(mid.lon >= -GF_LON_MAX_E7 && mid.lon <= GF_LON_MAX_E7)
+            #expect(margin == 1 << 15, "\(metres) m at \(latitude): bound \(bound) m, margin \(margin) mm")
         }
     }
 }

@@ -13,10 +13,9 @@ final class CoreFenceTable {
     private let cursors: UnsafeMutablePointer<gf_cursor>
 
     /// A sequence of queries at places near each other, which gf_query_tracked answers faster with a cursor of its
-    /// own: the vehicle's fixes, and the midpoints of the segments between consecutive fixes (queried with half the
-    /// segment as margin). A cursor remembers an area for one margin: two sequences asking different margins would
-    /// overwrite each other's memory at every fix on a shared one (the monitor's fix query shares the segments'
-    /// cursor only when it asks their margin).
+    /// own: the vehicle's fixes with margin 0 (a fix far from the last), and its fixes as the ends of the segments
+    /// from the last (queried with the segment's length as margin). A cursor remembers an area for one margin: two
+    /// sequences asking different margins would overwrite each other's memory at every fix on a shared one.
     enum Track: Int, CaseIterable {
         case fixes
         case segments

@@ -5,46 +5,50 @@ import Foundation
 /// fixes passes through while both fixes leave it outside.
 extension MonitorEngine {
     /// Enter and exit for regions the straight segment between two usable fixes passes through while both fixes
-    /// leave them outside. Candidates come from one query at the segment's midpoint with half its length (and a
-    /// metre) as margin: the fences within that margin of it. The query asks with a rounded-up margin
-    /// (`segmentQueryMargin`) and drops the hits beyond the exact one, which are the same candidates.
+    /// leave them outside. Candidates come from one query at the segment's end (the new fix) with its length (and a
+    /// metre) as margin: every point of the segment lies within its length of the end, so a fence it passes through
+    /// lies within that margin of the end. The query asks with a rounded-up margin (`segmentQueryMargin`) and drops
+    /// the hits beyond the exact one, which are the same candidates. Asked at the fix, its hits are also the fix's
+    /// own (`MonitorEngine.process`): their distances are the fix's.
     ///
     /// The length the rules use is the core's (`CoreFenceTable.distance`); a short segment's estimate
     /// (`estimatedLength`) stands in for it where it decides the same (`segmentLength`): the speed limit's test when
-    /// it is clear by the estimate's error bound, and the margin (half the estimate's upper bound: a few millimetres
+    /// it is clear by the estimate's error bound, and the margin (the estimate's upper bound: a few millimetres
     /// more candidates, which the exact test drops). The exact length is measured only for a query with candidates.
     /// Before the query, a bound from the fixes' points alone (`lengthBound`) stands in for it when it already shows
     /// the segment short enough: it asks a margin at least the rules' one, and the rules' own length and margin are
     /// worked out only when there are hits (most segments have none).
     ///
-    /// Returns the segment query (nil when the segment was too long or too short for one), for the fix's own use
-    /// (`MonitorEngine.process`).
-    mutating func interpolatePasses(from start: (fix: Fix, point: gf_point), to end: (fix: Fix, point: gf_point),
-                                   accuracy: Double) -> SegmentQuery? {
-        let duration = end.fix.timestamp.timeIntervalSince(start.fix.timestamp)
+    /// The segment starts at `lastUsable`, which the caller has checked is there. Returns the segment query (nil
+    /// when the segment was too long or too short for one), for the fix's own use (`MonitorEngine.process`).
+    mutating func interpolatePassesFromLastUsable(to end: (fix: Fix, point: gf_point),
+                                                  accuracy: Double) -> SegmentQuery? {
+        // The start's time and point alone on the way of most segments (no fence near): a copy of the whole fix
+        // cost more than the rest of this function's own work.
+        let duration = end.fix.timestamp.timeIntervalSince(lastUsable!.fix.timestamp)
         let reachable = duration * configuration.maximumInterpolationSpeed  // the longest segment interpolated
         guard duration > 0 else { return nil }
         var known: (exact: Double?, longest: Double)?  // `segmentLength`'s answer, once worked out
-        var queryLongest = Self.lengthBound(start.point, end.point)  // at least `known.longest`
+        var queryLongest = Self.lengthBound(lastUsable!.point, end.point)  // at least `known.longest`
         if queryLongest > reachable {
-            known = Self.segmentLength(from: start, to: end, reachable: reachable)
+            known = Self.segmentLength(from: lastUsable!, to: end, reachable: reachable)
             guard let known else { return nil }
             queryLongest = known.longest
         }
-        let midPoint = Self.midpoint(start.point, end.point)
         // Nothing below queries the main table again, so the hits stay valid.
         let queryMargin = Self.segmentQueryMargin(covering: Self.marginMillimetres(longest: queryLongest))
-        let hits = table.hits(at: midPoint, marginMillimetres: queryMargin, following: .segments)
+        let hits = table.hits(at: end.point, marginMillimetres: queryMargin, following: .segments)
         // Most segments: no fence near.
         if !hits.isEmpty {
-            passes(among: hits, known: known, duration: duration, reachable: reachable, from: start, to: end,
+            passes(among: hits, known: known, duration: duration, reachable: reachable, from: lastUsable!, to: end,
                    accuracy: accuracy)
         }
         return SegmentQuery(margin: queryMargin, hits: hits)
     }
 
-    /// `interpolatePasses` for a segment whose query found fences (`hits`), with what it knew of the segment's
-    /// length (`known`, nil when only its bound), its duration and the longest segment interpolated (`reachable`).
+    /// `interpolatePassesFromLastUsable` for a segment whose query found fences (`hits`), with what it knew of the
+    /// segment's length (`known`, nil when only its bound), its duration and the longest segment interpolated
+    /// (`reachable`).
     /// Out of line: the segment query's own work stays small.
     @inline(never)
     private mutating func passes(among hits: UnsafeMutableBufferPointer<gf_hit>,
@@ -124,19 +128,6 @@ extension MonitorEngine {
         return (exactLength, longest)
     }
 
-    /// The segment's midpoint, linear in degrees as `SegmentPass.point` (the shorter way round in longitude), in the
-    /// core's integers: the mean of the fixes' own (rounded down), without converting degrees again. Off the
-    /// degrees' midpoint by at most 1e-7 degree each way (1.6 cm), well inside the metre the query's margin has to
-    /// spare.
-    static func midpoint(_ a: gf_point, _ b: gf_point) -> gf_point {
-        // Wrapping arithmetic: every value stays within +-5.4e9, far from overflowing 64 bits.
-        var lon = Int64(a.lon) &+ (eastOffset(from: a, to: b) >> 1)
-        if lon >= Int64(GF_LON_MAX_E7) { lon &-= 2 * Int64(GF_LON_MAX_E7) }
-        else if lon < -Int64(GF_LON_MAX_E7) { lon &+= 2 * Int64(GF_LON_MAX_E7) }
-        return gf_point(lat: Int32(truncatingIfNeeded: (Int64(a.lat) &+ Int64(b.lat)) >> 1),
-                        lon: Int32(truncatingIfNeeded: lon))
-    }
-
     /// How far east `b` lies from `a`, in 1e-7 degree, the shorter way round (-180 ... +180 degrees).
     @inline(__always)
     private static func eastOffset(from a: gf_point, to b: gf_point) -> Int64 {
@@ -162,33 +153,35 @@ extension MonitorEngine {
         let north = (Double(b.lat) - Double(a.lat)).magnitude + 1
         let nearerEquator = (a.lat ^ b.lat) >= 0 ? min(Double(a.lat).magnitude, Double(b.lat).magnitude) : 0
         let x = nearerEquator * (radiansPerDegree / Double(GF_E7_PER_DEGREE))
-        let east = (Double(eastOffset(from: a, to: b)).magnitude + 1) * (1 - x * x / 2 + x * x * x * x / 24)
-        let degrees = (north * north + east * east).squareRoot() / Double(GF_E7_PER_DEGREE)
-        return 6_371_008.8 * radiansPerDegree * degrees * (1 + estimateError) + estimateSlack
+        let xx = x * x
+        let east = (Double(eastOffset(from: a, to: b)).magnitude + 1) * (1 - xx * 0.5 + xx * xx * (1.0 / 24))
+        return (north * north + east * east).squareRoot() * boundMetresPerE7 + estimateSlack
+    }
+
+    /// The mean radius times the estimate's factor, in metres per 1e-7 degree: one constant the compiler folds, so
+    /// that the bound multiplies once where dividing and multiplying in turn kept two divisions on every fix (the
+    /// rounding of the folded product is 1e-16 relative, against the centimetres of slack the bound has).
+    private static var boundMetresPerE7: Double {
+        6_371_008.8 * (Double.pi / 180) / 1e7 * (1 + estimateError)
     }
 
     /// The margin in millimetres within which a fence can be passed by a segment at most `longest` metres long,
-    /// around its midpoint: half of it and a metre.
+    /// around its end: its length and a metre.
     static func marginMillimetres(longest: Double) -> UInt32 {
-        UInt32(min(Double(GF_MARGIN_MAX_MM), (longest / 2 + 1) * 1000))
+        UInt32(min(Double(GF_MARGIN_MAX_MM), (longest + 1) * 1000))
     }
 
     /// The margin the segment's query asks with when it needs `needed` mm: the least power of two of millimetres at
-    /// least that and at least 2^14 (16.4 m: a segment up to about 30 m, a 1 Hz fix at 110 km/h). The core's cursor
+    /// least that and at least 2^15 (32.8 m: a segment up to about 31 m, a 1 Hz fix at 110 km/h). The core's cursor
     /// keeps what it remembers of an area only for the margin it was asked with: a margin that followed the
     /// segment's length changed at almost every fix and made the cursor gather its area afresh each time (several
     /// times the cost of the query it saves), while a rounded one stays the same over a drive. The few more hits
     /// it returns are dropped by their distance.
     static func segmentQueryMargin(covering needed: UInt32) -> UInt32 {
         let powerOfTwo = UInt64(1) << (64 - (UInt64(max(needed, 1)) - 1).leadingZeroBitCount)  // the least >= needed
-        let margin = max(UInt64(1) << 14, powerOfTwo)
+        let margin = max(UInt64(1) << 15, powerOfTwo)
         return margin <= UInt64(GF_MARGIN_MAX_MM) ? UInt32(margin) : needed
     }
-
-    /// The largest margin of a segment query whose hits stand for the fix's own query (`MonitorEngine.process`):
-    /// 2^15 mm (32.8 m), a segment up to about 63 m (a 1 Hz fix at 220 km/h). A wider one (a fast pass, a long gap)
-    /// is asked rarely, and its many hits would each be measured from the fix for nothing.
-    static let sharedMarginMax: UInt32 = 1 << 15
 
     /// Relative error bound of `estimatedLength` against the core's geodesic distance: the sphere of mean radius
     /// against the ellipsoid's radii of curvature (-0.56 % ... +0.45 %), and the flat approximation over at most
@@ -252,9 +245,9 @@ extension MonitorEngine {
     }
 }
 
-/// The query of a segment between two fixes (`MonitorEngine.interpolatePasses`): the margin it asked with around
-/// the segment's midpoint, and its hits, which stay valid until the fence table's next query (the table reuses its
-/// buffer).
+/// The query of a segment between two fixes (`MonitorEngine.interpolatePassesFromLastUsable`): the margin it asked
+/// with around the segment's end, and its hits, which stay valid until the fence table's next query (the table
+/// reuses its buffer).
 struct SegmentQuery {
     let margin: UInt32
     let hits: UnsafeMutableBufferPointer<gf_hit>

@@ -204,30 +204,22 @@ struct MonitorEngine {
         if !schedules.isEmpty { schedules.advance(to: fix.timestamp) }
 
         var segment: SegmentQuery?
-        if let previous = lastUsable, !inOutage,
-           fix.timestamp.timeIntervalSince(previous.fix.timestamp) <= configuration.maximumInterpolationGap {
-            segment = interpolatePasses(from: previous, to: (fix, point), accuracy: accuracy)
+        // The last usable fix's time alone is read here, and the segment's start from `lastUsable` itself: binding
+        // the whole tuple copied the fix at every fix.
+        if !inOutage, let previousTime = lastUsable?.fix.timestamp,
+           fix.timestamp.timeIntervalSince(previousTime) <= configuration.maximumInterpolationGap {
+            segment = interpolatePassesFromLastUsable(to: (fix, point), accuracy: accuracy)
         }
-        // The fences holding the fix. After a segment query with a margin up to `sharedMarginMax` (most fixes of a
-        // drive), they are among its hits: the fix lies within half the segment (at most about 63 m) of its
-        // midpoint, inside that margin with a metre to spare. So those hits are the fix's candidates, each measured
-        // from the fix with that margin as limit (the distance a query with it would report), and the fix asks no
-        // query of its own: a segment near no fence (most) leaves nothing to measure, and near one a few distances
-        // cost less than the query, which tests every fence its cursor remembers near the fix. Their order is the
-        // segment query's, the index order. A fix without such a query (far from the last) asks with margin 0. The
-        // rules read a hit's distance as a query's (but for the depth of a fix deep inside a polygon, a lower bound
-        // that grows with the margin: the rules read it only for a region not yet inside, which `depth` measures
-        // again). Nothing below queries the main table again, so the hits stay valid.
-        if let segment, segment.margin <= Self.sharedMarginMax {
-            for hit in segment.hits {
-                let millimetres =
-                    table.distanceMillimetres(from: point, to: hit.handle, limitMillimetres: segment.margin)
-                if millimetres <= 0 { judgeFixHit(hit.handle, millimetres, at: point, fix: fix, accuracy: accuracy) }
-            }
-        } else {
-            for hit in table.hits(at: point, marginMillimetres: 0, following: .fixes) where hit.distance_mm <= 0 {
-                judgeFixHit(hit.handle, Int64(hit.distance_mm), at: point, fix: fix, accuracy: accuracy)
-            }
+        // The fences holding the fix: after a segment query (most fixes of a drive), its hits with a distance of at
+        // most 0, since it asked at the fix (with a margin: the hits beyond it are this fix's fences within the
+        // margin, not holding it); the distances are the fix's. A fix without one (far from the last) asks with
+        // margin 0. Their order is the index order either way. The rules read a hit's distance as a query's (but for
+        // the depth of a fix deep inside a polygon, a lower bound that grows with the margin: the rules read it only
+        // for a region not yet inside, which `depth` measures again). Nothing below queries the main table again, so
+        // the hits stay valid.
+        let hits = segment?.hits ?? table.hits(at: point, marginMillimetres: 0, following: .fixes)
+        for hit in hits where hit.distance_mm <= 0 {
+            judgeFixHit(hit.handle, Int64(hit.distance_mm), at: point, fix: fix, accuracy: accuracy)
         }
         // Regions inside or undetermined that the query did not return are outside by more than 0 m: measure them.
         // Downward iteration stays valid while judge() removes the current slot (the last one moves into its place).
@@ -310,9 +302,9 @@ struct MonitorEngine {
     /// Inlined: the test is a few instructions at every observation, the outage (out of line) rare.
     @inline(__always)
     private mutating func checkOutage(at time: Date) {
-        guard let last = lastUsable, !inOutage,
-              time.timeIntervalSince(last.fix.timestamp) > configuration.outageTimeout else { return }
-        startOutage(at: time, lastFix: last.fix)
+        guard !inOutage, let lastTime = lastUsable?.fix.timestamp,
+              time.timeIntervalSince(lastTime) > configuration.outageTimeout else { return }
+        startOutage(at: time, lastFix: lastUsable!.fix)
     }
 
     private mutating func startOutage(at time: Date, lastFix last: Fix) {
