@@ -62,29 +62,72 @@ extension MonitorEngine {
     /// courses, else the straight segment with the time running evenly); nil when `start` is not on `side` (there
     /// is no crossing from it to find).
     ///
-    /// Bisection on the side of the core's signed distance at points along the path: 20 halvings find a crossing
-    /// to 2^-20 of the time between the fixes (10 µs of a 10 s gap). Where the path crosses several times (a
-    /// concave polygon, a curve that leaves and re-enters), one of them. The error against the true crossing is
-    /// then the vehicle's departure from the path and the fixes' own error, divided by its speed across the
-    /// boundary. Runs once per stretch beyond the boundary; the path is a value (no allocation).
+    /// A bracket [low, high] of the fraction of the time, `low` on `side` and `high` beyond (the end fix is beyond:
+    /// the callers found it there), narrowed by false position on the core's signed distance at points along the
+    /// path (the Illinois variant: the end kept twice in a row counts half, so both ends close in), and by halving
+    /// whenever a step left more than half the width of two steps before (a grazing path, a polygon's corner),
+    /// until both ends lie within `crossingTolerance` of the boundary or the bracket is at most 2^-20 wide (10 µs of
+    /// a 10 s gap); the crossing is then where the distance is 0 on the straight line between its ends. The points
+    /// measured are the core's, on a grid of 1e-7 degree (about 1 cm), so the distance along the path is a step
+    /// function below a centimetre: the tolerance stops there. Near a crossing the distance is nearly linear in the
+    /// fraction, so two or three distances do what 20 halvings did. Where the path crosses several times (a concave
+    /// polygon, a curve that leaves and re-enters), one of them. The error against the true crossing is then the
+    /// vehicle's departure from the path and the fixes' own error, divided by its speed across the boundary. Runs
+    /// once per stretch beyond the boundary; the path is a value (no allocation).
     func crossingTime(
         _ slot: Int, leaving side: RegionState, from start: (fix: Fix, point: gf_point),
         to end: (fix: Fix, point: gf_point)
     ) -> Date? {
         let handle = regions.handles[slot]
-        // The side only: a 1 m search limit is exact within 1 m and of the right sign beyond.
-        func beyond(_ point: gf_point) -> Bool {
-            Self.isBeyond(table.distance(from: point, to: handle, limit: 1), leaving: side)
+        // How far beyond the boundary a point lies (negative on `side`; 0, on the boundary, counts as beyond), exact
+        // within the limit and clamped just over it beyond: a step from clamped values only halves less well.
+        func beyond(_ point: gf_point) -> Double {
+            let distance = table.distance(from: point, to: handle, limit: Self.crossingSearchLimit)
+            return side == .inside ? distance : -distance
         }
-        guard !beyond(start.point) else { return nil }
+        var lowBeyond = beyond(start.point)
+        guard lowBeyond < 0 else { return nil }
+        var highBeyond = max(0, beyond(end.point))
         let path = CrossingPath(from: start.fix, to: end.fix)
         var low = 0.0, high = 1.0
-        for _ in 0..<20 {
-            let middle = (low + high) / 2
+        var widthBefore = (2.0, 2.0)  // the bracket's width one and two steps back
+        var keptLow = false, keptHigh = false  // whether the last step kept that end
+        var steps = 0  // at most twice the halvings (a bisection at least every other step), with room to spare
+        while high - low > 0x1p-20, highBeyond - lowBeyond > Self.crossingTolerance, steps < 64 {
+            steps += 1
+            var middle = (low + high) / 2
+            if high - low <= widthBefore.1 / 2 {
+                // False position, kept a quarter of the tolerance inside the bracket so that it always narrows.
+                middle = low + (high - low) * (-lowBeyond / (highBeyond - lowBeyond))
+                middle = min(high - 0x1p-22, max(low + 0x1p-22, middle))
+            }
+            widthBefore = (high - low, widthBefore.0)
             guard let point = CoreFenceTable.point(path.coordinate(at: middle)) else { break }
-            if beyond(point) { high = middle } else { low = middle }
+            let measured = beyond(point)
+            if measured >= 0 {
+                high = middle
+                highBeyond = measured
+                if keptLow { lowBeyond /= 2 }
+                keptLow = true
+                keptHigh = false
+            } else {
+                low = middle
+                lowBeyond = measured
+                if keptHigh { highBeyond /= 2 }
+                keptHigh = true
+                keptLow = false
+            }
         }
+        let crossing = low + (high - low) * (-lowBeyond / (highBeyond - lowBeyond))
         let duration = end.fix.timestamp.timeIntervalSince(start.fix.timestamp)
-        return start.fix.timestamp + (low + high) / 2 * max(0, duration)
+        return start.fix.timestamp + crossing * max(0, duration)
     }
+
+    /// The limit of the distances the crossing search measures, in metres: within it a polygon's distance is exact
+    /// (a circle's is at any distance), and the few metres next to the boundary, where the steps go, are well inside.
+    static let crossingSearchLimit = 16.0
+
+    /// How near the boundary (metres) both ends of the crossing search's bracket must lie: twice the grid of the
+    /// core's points.
+    static let crossingTolerance = 0.02
 }

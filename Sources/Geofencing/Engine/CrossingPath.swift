@@ -1,7 +1,7 @@
 import Foundation
 
 /// The path a vehicle is taken to have driven between two consecutive usable fixes, with its time: where it was at
-/// the fraction `u` (0 ... 1) of the time between them. `BoundaryCrossing` bisects along it for `crossedAt`.
+/// the fraction `u` (0 ... 1) of the time between them. `BoundaryCrossing` searches along it for `crossedAt`.
 ///
 /// When both fixes carry a speed and a course, a cubic Hermite curve in the tangent plane at the start fix: it
 /// leaves the start fix with the start's velocity and reaches the end fix with the end's, so it follows a bend of the
