@@ -71,4 +71,21 @@ struct SegmentQueryGeometryTests {
             #expect(margin == 1 << 15, "\(metres) m at \(latitude): bound \(bound) m, margin \(margin) mm")
         }
     }
+
+    @Test("the margin's shortcut for short segments asks what the margin's rule asks, at every length near the edge")
+    func shortSegmentsShortcutAgreesWithTheRule() {
+        let edge = Double(MonitorEngine.smallestSegmentMargin) / 1000 - 1
+        var lengths: [Double] = [0, 1e-9, 1, 15.4, 30, 63, 100, 1_000, 49_999, 50_000, 1e9]
+        var length = edge
+        for _ in 0..<64 {  // the doubles next to the edge, each way
+            lengths += [length, 2 * edge - length]
+            length = length.nextUp
+        }
+        var random = SplitMix64(seed: 0x3A26)
+        for _ in 0..<20_000 { lengths.append(edge * 2 * random.nextUnit()) }
+        for length in lengths {
+            let rule = MonitorEngine.segmentQueryMargin(covering: MonitorEngine.marginMillimetres(longest: length))
+            #expect(MonitorEngine.segmentQueryMargin(longest: length) == rule, "\(length) m")
+        }
+    }
 }

@@ -36,7 +36,7 @@ extension MonitorEngine {
             queryLongest = known.longest
         }
         // Nothing below queries the main table again, so the hits stay valid.
-        let queryMargin = Self.segmentQueryMargin(covering: Self.marginMillimetres(longest: queryLongest))
+        let queryMargin = Self.segmentQueryMargin(longest: queryLongest)
         let hits = table.hits(at: end.point, marginMillimetres: queryMargin, following: .segments)
         // Most segments: no fence near.
         if !hits.isEmpty {
@@ -148,6 +148,7 @@ extension MonitorEngine {
     /// factor and slack (`estimateError`, `estimateSlack`) it is at least `segmentLength`'s bound of the estimate
     /// (whose cosine, of the mean latitude, is at most c), and since R is within 0.45 % of the mean radius, at least
     /// the core's length (within 9 mm of the geodesic) too.
+    @inline(__always)
     static func lengthBound(_ a: gf_point, _ b: gf_point) -> Double {
         // In doubles: the offsets (at most 3.6e9) and latitudes are exact in them.
         let north = (Double(b.lat) - Double(a.lat)).magnitude + 1
@@ -179,9 +180,22 @@ extension MonitorEngine {
     /// it returns are dropped by their distance.
     static func segmentQueryMargin(covering needed: UInt32) -> UInt32 {
         let powerOfTwo = UInt64(1) << (64 - (UInt64(max(needed, 1)) - 1).leadingZeroBitCount)  // the least >= needed
-        let margin = max(UInt64(1) << 15, powerOfTwo)
+        let margin = max(UInt64(smallestSegmentMargin), powerOfTwo)
         return margin <= UInt64(GF_MARGIN_MAX_MM) ? UInt32(margin) : needed
     }
+
+    /// `segmentQueryMargin(covering: marginMillimetres(longest: longest))`, with the common case first: a segment
+    /// up to `smallestSegmentMargin` less a metre long (every 1 Hz fix below 110 km/h) asks that margin, decided by
+    /// one comparison (the conversions and the power of two are most of the rest of a quiet segment's own work).
+    @inline(__always)
+    static func segmentQueryMargin(longest: Double) -> UInt32 {
+        // (longest + 1) * 1000 is then at most 2^15 (to rounding, which the conversion's truncation absorbs).
+        longest <= Double(smallestSegmentMargin) / 1000 - 1
+            ? smallestSegmentMargin : segmentQueryMargin(covering: marginMillimetres(longest: longest))
+    }
+
+    /// The smallest margin a segment's query asks with, in millimetres.
+    static var smallestSegmentMargin: UInt32 { 1 << 15 }
 
     /// Relative error bound of `estimatedLength` against the core's geodesic distance: the sphere of mean radius
     /// against the ellipsoid's radii of curvature (-0.56 % ... +0.45 %), and the flat approximation over at most
