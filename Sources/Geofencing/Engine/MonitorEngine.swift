@@ -111,7 +111,13 @@ struct MonitorEngine {
     /// `observe(.fix(fix))`, with the common case (a fix whose time continues the base) inlined: no observation is
     /// made of it, none taken apart.
     mutating func observe(_ fix: Fix) -> ObservationOutcome {
-        timeGuard.admitsAtOnce(fix.timestamp) ? outcome(of: process(fix)) : observe(.fix(fix))
+        timeGuard.admitsAtOnce(fix.timestamp) ? outcome(of: process(fix)) : observeAsObservation(fix)
+    }
+
+    /// `observe(.fix(fix))` out of line: inlined, the observation's copy of the fix was made at every fix.
+    @inline(never)
+    private mutating func observeAsObservation(_ fix: Fix) -> ObservationOutcome {
+        observe(.fix(fix))
     }
 
     private mutating func outcome(of events: [RegionEvent]) -> ObservationOutcome {
