@@ -88,6 +88,8 @@ extension MonitorEngine {
         var lowBeyond = beyond(start.point)
         guard lowBeyond < 0 else { return nil }
         var highBeyond = max(0, beyond(end.point))
+        // The ends' weights in the false position's step: their distances, halved while the other end moves.
+        var lowWeight = lowBeyond, highWeight = highBeyond
         let path = CrossingPath(from: start.fix, to: end.fix)
         var low = 0.0, high = 1.0
         var widthBefore = (2.0, 2.0)  // the bracket's width one and two steps back
@@ -98,22 +100,20 @@ extension MonitorEngine {
             var middle = (low + high) / 2
             if high - low <= widthBefore.1 / 2 {
                 // False position, kept a quarter of the tolerance inside the bracket so that it always narrows.
-                middle = low + (high - low) * (-lowBeyond / (highBeyond - lowBeyond))
+                middle = low + (high - low) * (-lowWeight / (highWeight - lowWeight))
                 middle = min(high - 0x1p-22, max(low + 0x1p-22, middle))
             }
             widthBefore = (high - low, widthBefore.0)
             guard let point = CoreFenceTable.point(path.coordinate(at: middle)) else { break }
             let measured = beyond(point)
             if measured >= 0 {
-                high = middle
-                highBeyond = measured
-                if keptLow { lowBeyond /= 2 }
+                (high, highBeyond, highWeight) = (middle, measured, measured)
+                if keptLow { lowWeight /= 2 }
                 keptLow = true
                 keptHigh = false
             } else {
-                low = middle
-                lowBeyond = measured
-                if keptHigh { highBeyond /= 2 }
+                (low, lowBeyond, lowWeight) = (middle, measured, measured)
+                if keptHigh { highWeight /= 2 }
                 keptHigh = true
                 keptLow = false
             }
