@@ -76,10 +76,11 @@ struct SegmentQueryGeometryTests {
     func shortSegmentsShortcutAgreesWithTheRule() {
         let edge = Double(MonitorEngine.smallestSegmentMargin) / 1000 - 1
         var lengths: [Double] = [0, 1e-9, 1, 15.4, 30, 63, 100, 1_000, 49_999, 50_000, 1e9]
-        var length = edge
+        var above = edge, below = edge
         for _ in 0..<64 {  // the doubles next to the edge, each way
-            lengths += [length, 2 * edge - length]
-            length = length.nextUp
+            lengths += [above, below]
+            above = above.nextUp
+            below = below.nextDown
         }
         var random = SplitMix64(seed: 0x3A26)
         for _ in 0..<20_000 { lengths.append(edge * 2 * random.nextUnit()) }

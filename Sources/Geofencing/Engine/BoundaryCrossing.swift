@@ -94,7 +94,7 @@ extension MonitorEngine {
         var low = 0.0, high = 1.0
         var widthBefore = (2.0, 2.0)  // the bracket's width one and two steps back
         var keptLow = false, keptHigh = false  // whether the last step kept that end
-        var steps = 0  // at most twice the halvings (a bisection at least every other step), with room to spare
+        var steps = 0  // the bracket at least halves every two steps: 40 reach 2^-20; 64 leave room to spare
         while high - low > 0x1p-20, highBeyond - lowBeyond > Self.crossingTolerance, steps < 64 {
             steps += 1
             var middle = (low + high) / 2

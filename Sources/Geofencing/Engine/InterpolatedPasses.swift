@@ -19,10 +19,11 @@ extension MonitorEngine {
     /// the segment short enough: it asks a margin at least the rules' one, and the rules' own length and margin are
     /// worked out only when there are hits (most segments have none).
     ///
-    /// The segment starts at `lastUsable`, which the caller has checked is there. Returns the segment query (nil
-    /// when the segment was too long or too short for one), for the fix's own use (`MonitorEngine.process`).
+    /// The segment starts at `lastUsable`, which the caller has checked is there. Returns the segment query's hits
+    /// (nil when the segment was too long or too short for one), for the fix's own use (`MonitorEngine.process`);
+    /// they stay valid until the fence table's next query (the table reuses its buffer).
     mutating func interpolatePassesFromLastUsable(to end: (fix: Fix, point: gf_point),
-                                                  accuracy: Double) -> SegmentQuery? {
+                                                  accuracy: Double) -> UnsafeMutableBufferPointer<gf_hit>? {
         // The start's time and point alone on the way of most segments (no fence near): a copy of the whole fix
         // cost more than the rest of this function's own work.
         let duration = end.fix.timestamp.timeIntervalSince(lastUsable!.fix.timestamp)
@@ -43,7 +44,7 @@ extension MonitorEngine {
             passes(among: hits, known: known, duration: duration, reachable: reachable, from: lastUsable!, to: end,
                    accuracy: accuracy)
         }
-        return SegmentQuery(margin: queryMargin, hits: hits)
+        return hits
     }
 
     /// `interpolatePassesFromLastUsable` for a segment whose query found fences (`hits`), with what it knew of the
@@ -163,7 +164,7 @@ extension MonitorEngine {
     /// that the bound multiplies once where dividing and multiplying in turn kept two divisions on every fix (the
     /// rounding of the folded product is 1e-16 relative, against the centimetres of slack the bound has).
     private static var boundMetresPerE7: Double {
-        6_371_008.8 * (Double.pi / 180) / 1e7 * (1 + estimateError)
+        6_371_008.8 * radiansPerDegree / Double(GF_E7_PER_DEGREE) * (1 + estimateError)
     }
 
     /// The margin in millimetres within which a fence can be passed by a segment at most `longest` metres long,
@@ -257,12 +258,4 @@ extension MonitorEngine {
             return table.distance(from: point, to: handle, limit: limit)
         }
     }
-}
-
-/// The query of a segment between two fixes (`MonitorEngine.interpolatePassesFromLastUsable`): the margin it asked
-/// with around the segment's end, and its hits, which stay valid until the fence table's next query (the table
-/// reuses its buffer).
-struct SegmentQuery {
-    let margin: UInt32
-    let hits: UnsafeMutableBufferPointer<gf_hit>
 }

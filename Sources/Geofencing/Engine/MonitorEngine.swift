@@ -209,12 +209,12 @@ struct MonitorEngine {
         let accuracy = fix.horizontalAccuracy ?? 0
         if !schedules.isEmpty { schedules.advance(to: fix.timestamp) }
 
-        var segment: SegmentQuery?
+        var segmentHits: UnsafeMutableBufferPointer<gf_hit>?
         // The last usable fix's time alone is read here, and the segment's start from `lastUsable` itself: binding
         // the whole tuple copied the fix at every fix.
         if !inOutage, let previousTime = lastUsable?.fix.timestamp,
            fix.timestamp.timeIntervalSince(previousTime) <= configuration.maximumInterpolationGap {
-            segment = interpolatePassesFromLastUsable(to: (fix, point), accuracy: accuracy)
+            segmentHits = interpolatePassesFromLastUsable(to: (fix, point), accuracy: accuracy)
         }
         // The fences holding the fix: after a segment query (most fixes of a drive), its hits with a distance of at
         // most 0, since it asked at the fix (with a margin: the hits beyond it are this fix's fences within the
@@ -223,7 +223,7 @@ struct MonitorEngine {
         // the depth of a fix deep inside a polygon, a lower bound that grows with the margin: the rules read it only
         // for a region not yet inside, which `depth` measures again). Nothing below queries the main table again, so
         // the hits stay valid.
-        let hits = segment?.hits ?? table.hits(at: point, marginMillimetres: 0, following: .fixes)
+        let hits = segmentHits ?? table.hits(at: point, marginMillimetres: 0, following: .fixes)
         for hit in hits where hit.distance_mm <= 0 {
             judgeFixHit(hit.handle, Int64(hit.distance_mm), at: point, fix: fix, accuracy: accuracy)
         }
