@@ -155,14 +155,14 @@ static __attribute__((noinline)) int gf__gather_crowd(gf_cursor *cursor, const g
     return 1;
 }
 
-/* Adds the entries of one cell (and of its crowd) whose box meets the area. Returns 0 when they do not fit. */
-static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__query_span *area, uint64_t key,
+/* Adds the entries of one cell (and of its crowd) whose box meets the area, from its run (gf__cell_run_start).
+ * Returns 0 when they do not fit. */
+static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__query_span *area, gf__cell_run run,
                            uint32_t *m) {
     const gf__cells *cells = &table->cells;
-    const uint32_t level = gf__key_level(key), row = gf__key_row(key), col = gf__key_col(key);
+    const uint32_t level = gf__key_level(run.key), row = gf__key_row(run.key), col = gf__key_col(run.key);
     gf__window_box q;
     if (!gf__window_query(area, level, row, col, &q)) return 1;
-    gf__cell_run run = gf__cell_run_start(cells, key);
     for (uint32_t i; (i = gf__cell_run_next(cells, &run)) != GF__NIL;) {
         const gf__entry *entry = &cells->slots[i];
         if (entry->box.lat_lo > q.lat_hi) break;  /* this and the cell's further entries lie north of the area */
@@ -174,6 +174,31 @@ static int gf__gather_cell(const gf_table *table, gf_cursor *cursor, const gf__q
     return 1;
 }
 
+/* Most cells a gather looks up together (gf__gather_cells). */
+#define GF__GATHER_BATCH 32
+
+/* Adds the entries of count (<= GF__GATHER_BATCH) cells whose box meets the area. A new area's cells are in no cache,
+ * and each lookup waits for two loads (the home's start offset, then the run's first slot): started for every cell
+ * before any is waited for, as gf__search does, they overlap, and a gather waits for about two instead of two per
+ * cell. Returns 0 when they do not fit. */
+static int gf__gather_cells(const gf_table *table, gf_cursor *cursor, const gf__query_span *area,
+                            const uint64_t *keys, uint32_t count, uint32_t *m) {
+    const gf__cells *cells = &table->cells;
+    uint32_t home[GF__GATHER_BATCH];
+    gf__cell_run run[GF__GATHER_BATCH];
+    for (uint32_t p = 0; p < count; p++) {
+        home[p] = gf__cell_hash(keys[p], cells->size);
+        __builtin_prefetch(&cells->first[home[p]]);
+    }
+    for (uint32_t p = 0; p < count; p++) {
+        run[p] = gf__cell_run_at_home(cells, keys[p], home[p]);
+        __builtin_prefetch(&cells->slots[run[p].at]);
+    }
+    for (uint32_t p = 0; p < count; p++)
+        if (!gf__gather_cell(table, cursor, area, run[p], m)) return 0;
+    return 1;
+}
+
 /* The index of the lowest set bit of a non-zero word, from 32-bit halves: 32-bit ARM counts a 32-bit word's trailing
  * zeros in two instructions, a 64-bit one through a libgcc call. */
 static inline uint32_t gf__lowest_bit(uint64_t bits) {
@@ -181,8 +206,14 @@ static inline uint32_t gf__lowest_bit(uint64_t bits) {
     return low != 0 ? (uint32_t)__builtin_ctz(low) : 32 + (uint32_t)__builtin_ctz((uint32_t)(bits >> 32));
 }
 
+/* The filter blocks of a rect's cells along one axis, from lo to hi (cells), as the filter's places number them
+ * (one more than the cells: gf__filter_place). */
+static inline uint32_t gf__block_of(uint32_t cell) { return (cell + 1) >> 3; }
+
 /* Gathers the fences whose box meets the cursor's area (2^shift e7 on a side), in (level, slot) order. Returns 0 when
- * more than GF_CURSOR_CANDIDATES, or when a level would need more lookups than a cursor is worth. */
+ * more than GF_CURSOR_CANDIDATES, or when a level would need more lookups than a cursor is worth. In rounds whose
+ * loads do not wait for one another (a new area is in no cache): every level's cells and their filter words, then
+ * the cells whose filter bit is set, a batch at a time (gf__gather_cells). */
 static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) {
     const gf__cells *cells = &table->cells;
     gf__box area;
@@ -194,9 +225,9 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) 
     const gf__query_span span = {cursor->lat_lo_, cursor->lat_hi_, cursor->u_lo_, cursor->u_hi_ - cursor->u_lo_};
     /* An area the presence map shows clear holds no fence of any level but the oversize ones. */
     const int clear = gf__presence_clear(cells, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi);
-    uint32_t m = 0;
+    gf__cell_rect rects[GF__LEVEL_COUNT];
     for (uint32_t i = 0; i < table->level_count; i++) {
-        const uint32_t level = table->levels[i], start = m;
+        const uint32_t level = table->levels[i];
         /* The level's cells, unless its coverage map shows no fence box reaching the area (the oversize fences,
          * counted with the coarsest level, are not in the map). Not asked for a level finer than the area: the area
          * then spans many of its sub-cells, over several words, and in a crowded table one of those words nearly
@@ -206,23 +237,44 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) 
                        || gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi))) {
             if (!gf__probe_rect_near(&area, level, &rect)) rect = gf__probe_rect(&area, level);
             if (gf__rect_cells(&rect) > GF__GATHER_CELLS_MAX) return 0;
+            for (uint32_t s = 0; s < rect.segments; s++)
+                for (uint32_t block_col = gf__block_of(rect.col_lo[s]); block_col <= gf__block_of(rect.col_hi[s]);
+                     block_col++)
+                    for (uint32_t block_row = gf__block_of(rect.row_lo); block_row <= gf__block_of(rect.row_hi);
+                         block_row++)
+                        __builtin_prefetch(&cells->filter[gf__filter_word(
+                            gf__cell_key(level, block_row << 3, block_col << 3), cells->filter_words)]);
         }
+        rects[i] = rect;
+    }
+    uint64_t batch[GF__GATHER_BATCH];
+    uint32_t batched = 0, m = 0;
+    for (uint32_t i = 0; i < table->level_count; i++) {
+        const gf__cell_rect rect = rects[i];
+        const uint32_t level = rect.level;
         /* The cells whose filter bit is set, an 8 x 8 block of the filter (one word) at a time: most of the area's
-         * cells at its finest levels are empty. */
+         * cells at its finest levels are empty. Blocks, rows and columns here are the filter's places, one more
+         * than the cells'. */
         for (uint32_t s = 0; s < rect.segments; s++)
-            for (uint32_t block_col = rect.col_lo[s] >> 3; block_col <= rect.col_hi[s] >> 3; block_col++)
-                for (uint32_t block_row = rect.row_lo >> 3; block_row <= rect.row_hi >> 3; block_row++) {
+            for (uint32_t block_col = gf__block_of(rect.col_lo[s]); block_col <= gf__block_of(rect.col_hi[s]);
+                 block_col++)
+                for (uint32_t block_row = gf__block_of(rect.row_lo); block_row <= gf__block_of(rect.row_hi);
+                     block_row++) {
                     const uint32_t col0 = block_col << 3, row0 = block_row << 3;
-                    const uint32_t c0 = rect.col_lo[s] > col0 ? rect.col_lo[s] - col0 : 0;
-                    const uint32_t c1 = rect.col_hi[s] < col0 + 7 ? rect.col_hi[s] - col0 : 7;
-                    const uint32_t r0 = rect.row_lo > row0 ? rect.row_lo - row0 : 0;
-                    const uint32_t r1 = rect.row_hi < row0 + 7 ? rect.row_hi - row0 : 7;
-                    const uint64_t bit = gf__filter_bit(gf__cell_key(level, row0, col0), cells->filter_words);
-                    for (uint64_t bits = cells->filter[bit >> 6] & gf__cover_mask(r0, r1, c0, c1); bits != 0;
+                    const uint32_t c0 = rect.col_lo[s] + 1 > col0 ? rect.col_lo[s] + 1 - col0 : 0;
+                    const uint32_t c1 = rect.col_hi[s] + 1 < col0 + 7 ? rect.col_hi[s] + 1 - col0 : 7;
+                    const uint32_t r0 = rect.row_lo + 1 > row0 ? rect.row_lo + 1 - row0 : 0;
+                    const uint32_t r1 = rect.row_hi + 1 < row0 + 7 ? rect.row_hi + 1 - row0 : 7;
+                    const uint64_t word = gf__filter_word(gf__cell_key(level, row0, col0), cells->filter_words);
+                    for (uint64_t bits = cells->filter[word] & gf__cover_mask(r0, r1, c0, c1); bits != 0;
                          bits &= bits - 1) {
+                        /* r0, c0 >= 1 in the first block of a row or column: its place 0 is no cell's */
                         const uint32_t b = gf__lowest_bit(bits);
-                        const uint64_t key = gf__cell_key(level, row0 + (b >> 3), col0 + (b & 7));
-                        if (!gf__gather_cell(table, cursor, &span, key, &m)) return 0;
+                        batch[batched++] = gf__cell_key(level, row0 + (b >> 3) - 1, col0 + (b & 7) - 1);
+                        if (batched == GF__GATHER_BATCH) {
+                            if (!gf__gather_cells(table, cursor, &span, batch, batched, &m)) return 0;
+                            batched = 0;
+                        }
                     }
                 }
         if (level == GF__LEVEL_MAX)
@@ -230,19 +282,21 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) 
                 const gf__wide_entry *e = &cells->oversize[k];
                 if (!gf__add_candidate(cursor, &m, level, e->slot, e->lat_lo, e->lat_hi, e->u_lo, e->u_span)) return 0;
             }
-        /* The level's candidates into slot order (insertion sort: at most GF_CURSOR_CANDIDATES). */
-        for (uint32_t a = start + 1; a < m; a++)
-            for (uint32_t b = a; b > start && cursor->candidate_[b - 1] > cursor->candidate_[b]; b--) {
-                uint32_t word = cursor->candidate_[b];
-                cursor->candidate_[b] = cursor->candidate_[b - 1];
-                cursor->candidate_[b - 1] = word;
-                for (uint32_t f = 0; f < 4; f++) {
-                    uint32_t v = cursor->box_[b][f];
-                    cursor->box_[b][f] = cursor->box_[b - 1][f];
-                    cursor->box_[b - 1][f] = v;
-                }
-            }
     }
+    if (!gf__gather_cells(table, cursor, &span, batch, batched, &m)) return 0;
+    /* The candidates into (level, slot) order, which is their words' order (insertion sort: at most
+     * GF_CURSOR_CANDIDATES, mostly in order already, level by level). */
+    for (uint32_t a = 1; a < m; a++)
+        for (uint32_t b = a; b > 0 && cursor->candidate_[b - 1] > cursor->candidate_[b]; b--) {
+            uint32_t word = cursor->candidate_[b];
+            cursor->candidate_[b] = cursor->candidate_[b - 1];
+            cursor->candidate_[b - 1] = word;
+            for (uint32_t f = 0; f < 4; f++) {
+                uint32_t v = cursor->box_[b][f];
+                cursor->box_[b][f] = cursor->box_[b - 1][f];
+                cursor->box_[b - 1][f] = v;
+            }
+        }
     cursor->candidates_ = m;
     return 1;
 }

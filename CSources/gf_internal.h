@@ -416,7 +416,7 @@ typedef struct gf__cells {
     /* The occupancy filter: GF__FILTER_BITS_PER_SLOT x slot count bits (in whole words), bit
      * gf__filter_bit(key) set for every cell with an entry (and possibly for cells emptied since the filter was last
      * rebuilt). A clear bit proves a cell empty without touching the slot array, which at 10^5 fences is ~3 MB
-     * (random queries miss the inner caches on it) while the filter is 1/16 of that. False "maybe" rate: about
+     * (random queries miss the inner caches on it) while the filter is about 1/9 of that. False "maybe" rate: about
      * (cells / filter bits) just after a rebuild (see gf__filter_bit); removals leave stale bits until the next
      * rebuild (after a quarter of the slot count in removals, or when the slot array grows). */
     uint64_t *filter;
@@ -453,26 +453,46 @@ static inline int gf__entry_is_crowd(const gf__entry *entry) {
     return entry->box.lat_lo == 0 && entry->box.lat_hi == 0xFFFFu;
 }
 
-#define GF__FILTER_BITS_PER_SLOT 8u
+/* Filter bits per hash slot (any count: the words are rounded up). 14 rather than 8: a cursor's new area looks up
+ * every cell of its 10 x 10 finest cells (and of the coarser levels' few) whose bit is set, and with 10^6 fences a
+ * word held so many other blocks' bits that most of those lookups found no entry, each a load from the slot array
+ * that no cache holds; 14 bits halve them. 16 would spare a few more, but the table must stay within 64 bytes per
+ * fence (the README's performance section has the figures). */
+#define GF__FILTER_BITS_PER_SLOT 14u
 #define GF__FIRST_MAX 255u  /* the largest start offset a home's byte holds */
 
 static inline uint32_t gf__next_slot(const gf__cells *cells, uint32_t i) {
     return i + 1 == cells->size ? 0 : i + 1;
 }
 
-/* The filter bit of a cell key. The cells of one level are grouped in blocks of 8 x 8 (rows and columns with the
- * same bits above the lowest three); a block's 64 bits are one filter word, chosen by a second multiplicative hash of
- * the block (a different odd constant than gf__cell_hash's, so that keys sharing a hash slot do not share a word),
- * and the cell's place in the block is its bit. Why blocks: a query looks up two neighbouring cells per axis, and a
- * cursor four, usually in one word (gf__filter_maybe_near). False "maybe" rate: a word is shared by the blocks hashed to it,
- * about (occupied blocks / words), which is the rate of a bit per key hash (cells / filter bits) when occupied cells
- * are scattered one per block, and lower when they cluster. The word: the hash's top 32 bits scaled to the word
- * count (Lemire's range reduction, as gf__cell_hash), which need not be a power of two. */
-static inline uint64_t gf__filter_bit(uint64_t key, uint32_t filter_words) {
+/* The filter bit of a cell key. The cells of one level are grouped in blocks of 8 x 8; a block's 64 bits are one
+ * filter word, chosen by a second multiplicative hash of the block (a different odd constant than gf__cell_hash's, so
+ * that keys sharing a hash slot do not share a word), and the cell's place in the block is its bit. Why blocks: a
+ * query looks up two neighbouring cells per axis, and a cursor four, usually in one word (gf__filter_maybe_near).
+ * The blocks start one cell before the grid's multiples of 8 (gf__filter_place): a cursor's area is 8 x 8 finest
+ * cells on the grid, and with its window the cells it looks up are the area and one more on every side; so they lie
+ * in 2 x 2 blocks, where blocks on the grid's multiples would take 3 x 3 (each edge a block of its own).
+ * False "maybe" rate: a word is shared by the blocks hashed to it, about (occupied blocks / words), which is the rate
+ * of a bit per key hash (cells / filter bits) when occupied cells are scattered one per block, and lower when they
+ * cluster. The word: the hash's top 32 bits scaled to the word count (Lemire's range reduction, as gf__cell_hash),
+ * which need not be a power of two. */
+static inline uint64_t gf__filter_place(uint64_t key) {
+    /* Row and column one more, each in its own field: rows < 2^18 - 1, columns < 2^19 - 1 (see gf__cell_key). */
+    return key + ((uint64_t)1 << GF__KEY_ROW_SHIFT) + 1;
+}
+/* The filter word of the block holding a place (a key with row and column one more, as gf__filter_place). */
+static inline uint64_t gf__filter_word(uint64_t place, uint32_t filter_words) {
     const uint64_t in_block = ((uint64_t)7 << GF__KEY_ROW_SHIFT) | 7;  /* the low 3 bits of the row and column */
-    uint64_t hash = (((key & ~in_block) * 0xD6E8FEB86659FD93ULL) >> 32);
-    uint64_t word = (hash * filter_words) >> 32;
-    return (word << 6) | ((key >> (GF__KEY_ROW_SHIFT - 3)) & 0x38) | (key & 7);
+    uint64_t hash = (((place & ~in_block) * 0xD6E8FEB86659FD93ULL) >> 32);
+    return (hash * filter_words) >> 32;
+}
+/* A place's bit in its block's word: row bits 3..5, column bits 0..2. */
+static inline uint32_t gf__filter_in_block(uint64_t place) {
+    return (uint32_t)(((place >> (GF__KEY_ROW_SHIFT - 3)) & 0x38) | (place & 7));
+}
+static inline uint64_t gf__filter_bit(uint64_t key, uint32_t filter_words) {
+    const uint64_t place = gf__filter_place(key);
+    return (gf__filter_word(place, filter_words) << 6) | gf__filter_in_block(place);
 }
 
 static inline int gf__filter_maybe(const gf__cells *cells, uint64_t key) {
@@ -487,18 +507,18 @@ typedef struct gf__filter_cache {
     uint64_t block, word;
 } gf__filter_cache;
 
-/* The block of a cell key: the key without the low 3 bits of its row and column. */
+/* The block of a cell key: its place without the low 3 bits of its row and column. */
 static inline uint64_t gf__filter_block(uint64_t key) {
-    return key & ~(((uint64_t)7 << GF__KEY_ROW_SHIFT) | 7);
+    return gf__filter_place(key) & ~(((uint64_t)7 << GF__KEY_ROW_SHIFT) | 7);
 }
 
 static inline int gf__filter_maybe_near(const gf__cells *cells, uint64_t key, gf__filter_cache *cache) {
     uint64_t block = gf__filter_block(key);
     if (block != cache->block) {
         cache->block = block;
-        cache->word = cells->filter[gf__filter_bit(key, cells->filter_words) >> 6];
+        cache->word = cells->filter[gf__filter_word(block, cells->filter_words)];
     }
-    return (int)((cache->word >> (((key >> (GF__KEY_ROW_SHIFT - 3)) & 0x38) | (key & 7))) & 1u);
+    return (int)((cache->word >> gf__filter_in_block(gf__filter_place(key))) & 1u);
 }
 
 /* ---- The coverage map ----
@@ -693,11 +713,17 @@ typedef struct gf__cell_run {
     uint32_t at, distance;  /* the next slot to look at, and its distance from key's home */
 } gf__cell_run;
 
-static inline gf__cell_run gf__cell_run_start(const gf__cells *cells, uint64_t key) {
-    uint32_t home = gf__cell_hash(key, cells->size), skip = cells->first[home];
+/* A run from the key's home slot (gf__cell_hash), read from the home's start offset: a caller that looks up many
+ * cells finds their homes first and loads their offsets together. */
+static inline gf__cell_run gf__cell_run_at_home(const gf__cells *cells, uint64_t key, uint32_t home) {
+    uint32_t skip = cells->first[home];
     uint32_t at = home + skip < cells->size ? home + skip : home + skip - cells->size;
     gf__cell_run run = {key, at, skip};
     return run;
+}
+
+static inline gf__cell_run gf__cell_run_start(const gf__cells *cells, uint64_t key) {
+    return gf__cell_run_at_home(cells, key, gf__cell_hash(key, cells->size));
 }
 
 static inline uint32_t gf__cell_run_next(const gf__cells *cells, gf__cell_run *run) {
