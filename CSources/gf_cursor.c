@@ -206,8 +206,8 @@ static inline uint32_t gf__lowest_bit(uint64_t bits) {
     return low != 0 ? (uint32_t)__builtin_ctz(low) : 32 + (uint32_t)__builtin_ctz((uint32_t)(bits >> 32));
 }
 
-/* The filter blocks of a rect's cells along one axis, from lo to hi (cells), as the filter's places number them
- * (one more than the cells: gf__filter_place). */
+/* The filter block of a cell's row or column, as the filter's places number them (one more than the cell's:
+ * gf__filter_place). */
 static inline uint32_t gf__block_of(uint32_t cell) { return (cell + 1) >> 3; }
 
 /* Gathers the fences whose box meets the cursor's area (2^shift e7 on a side), in (level, slot) order. Returns 0 when
