@@ -206,9 +206,15 @@ static inline uint32_t gf__lowest_bit(uint64_t bits) {
     return low != 0 ? (uint32_t)__builtin_ctz(low) : 32 + (uint32_t)__builtin_ctz((uint32_t)(bits >> 32));
 }
 
-/* The filter block of a cell's row or column, as the filter's places number them (one more than the cell's:
- * gf__filter_place). */
-static inline uint32_t gf__block_of(uint32_t cell) { return (cell + 1) >> 3; }
+/* Starts loading the filter words of a rect's cells: every 8 x 8 block of them, as the filter's places number them
+ * (row and column one more than the cell's: gf__filter_place). */
+static void gf__prefetch_filter_words(const gf__cells *cells, const gf__cell_rect *rect) {
+    for (uint32_t s = 0; s < rect->segments; s++)
+        for (uint32_t block_col = (rect->col_lo[s] + 1) >> 3; block_col <= (rect->col_hi[s] + 1) >> 3; block_col++)
+            for (uint32_t block_row = (rect->row_lo + 1) >> 3; block_row <= (rect->row_hi + 1) >> 3; block_row++)
+                __builtin_prefetch(&cells->filter[gf__filter_word(
+                    gf__cell_key(rect->level, block_row << 3, block_col << 3), cells->filter_words)]);
+}
 
 /* Gathers the fences whose box meets the cursor's area (2^shift e7 on a side), in (level, slot) order. Returns 0 when
  * more than GF_CURSOR_CANDIDATES, or when a level would need more lookups than a cursor is worth. In rounds whose
@@ -237,13 +243,7 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) 
                        || gf__cover_meets(cells, level, area.lat_lo, area.lat_hi, area.u_lo, area.u_hi))) {
             if (!gf__probe_rect_near(&area, level, &rect)) rect = gf__probe_rect(&area, level);
             if (gf__rect_cells(&rect) > GF__GATHER_CELLS_MAX) return 0;
-            for (uint32_t s = 0; s < rect.segments; s++)
-                for (uint32_t block_col = gf__block_of(rect.col_lo[s]); block_col <= gf__block_of(rect.col_hi[s]);
-                     block_col++)
-                    for (uint32_t block_row = gf__block_of(rect.row_lo); block_row <= gf__block_of(rect.row_hi);
-                         block_row++)
-                        __builtin_prefetch(&cells->filter[gf__filter_word(
-                            gf__cell_key(level, block_row << 3, block_col << 3), cells->filter_words)]);
+            gf__prefetch_filter_words(cells, &rect);
         }
         rects[i] = rect;
     }
@@ -253,22 +253,19 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) 
         const gf__cell_rect rect = rects[i];
         const uint32_t level = rect.level;
         /* The cells whose filter bit is set, an 8 x 8 block of the filter (one word) at a time: most of the area's
-         * cells at its finest levels are empty. Blocks, rows and columns here are the filter's places, one more
-         * than the cells'. */
-        for (uint32_t s = 0; s < rect.segments; s++)
-            for (uint32_t block_col = gf__block_of(rect.col_lo[s]); block_col <= gf__block_of(rect.col_hi[s]);
-                 block_col++)
-                for (uint32_t block_row = gf__block_of(rect.row_lo); block_row <= gf__block_of(rect.row_hi);
-                     block_row++) {
+         * cells at its finest levels are empty. Rows, columns and blocks here are the filter's places, one more than
+         * the cells' (so place 0 is no cell's, and the first block's mask leaves it out). */
+        const uint32_t row_lo = rect.row_lo + 1, row_hi = rect.row_hi + 1;
+        for (uint32_t s = 0; s < rect.segments; s++) {
+            const uint32_t col_lo = rect.col_lo[s] + 1, col_hi = rect.col_hi[s] + 1;
+            for (uint32_t block_col = col_lo >> 3; block_col <= col_hi >> 3; block_col++)
+                for (uint32_t block_row = row_lo >> 3; block_row <= row_hi >> 3; block_row++) {
                     const uint32_t col0 = block_col << 3, row0 = block_row << 3;
-                    const uint32_t c0 = rect.col_lo[s] + 1 > col0 ? rect.col_lo[s] + 1 - col0 : 0;
-                    const uint32_t c1 = rect.col_hi[s] + 1 < col0 + 7 ? rect.col_hi[s] + 1 - col0 : 7;
-                    const uint32_t r0 = rect.row_lo + 1 > row0 ? rect.row_lo + 1 - row0 : 0;
-                    const uint32_t r1 = rect.row_hi + 1 < row0 + 7 ? rect.row_hi + 1 - row0 : 7;
+                    const uint32_t c0 = col_lo > col0 ? col_lo - col0 : 0, c1 = col_hi < col0 + 7 ? col_hi - col0 : 7;
+                    const uint32_t r0 = row_lo > row0 ? row_lo - row0 : 0, r1 = row_hi < row0 + 7 ? row_hi - row0 : 7;
                     const uint64_t word = gf__filter_word(gf__cell_key(level, row0, col0), cells->filter_words);
                     for (uint64_t bits = cells->filter[word] & gf__cover_mask(r0, r1, c0, c1); bits != 0;
                          bits &= bits - 1) {
-                        /* r0, c0 >= 1 in the first block of a row or column: its place 0 is no cell's */
                         const uint32_t b = gf__lowest_bit(bits);
                         batch[batched++] = gf__cell_key(level, row0 + (b >> 3) - 1, col0 + (b & 7) - 1);
                         if (batched == GF__GATHER_BATCH) {
@@ -277,6 +274,7 @@ static int gf__gather(const gf_table *table, gf_cursor *cursor, uint32_t shift) 
                         }
                     }
                 }
+        }
         if (level == GF__LEVEL_MAX)
             for (uint32_t k = 0; k < cells->oversize_count; k++) {
                 const gf__wide_entry *e = &cells->oversize[k];

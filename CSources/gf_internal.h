@@ -480,10 +480,11 @@ static inline uint64_t gf__filter_place(uint64_t key) {
     /* Row and column one more, each in its own field: rows < 2^18 - 1, columns < 2^19 - 1 (see gf__cell_key). */
     return key + ((uint64_t)1 << GF__KEY_ROW_SHIFT) + 1;
 }
+/* A place's position in its 8 x 8 block: the low 3 bits of its row and column. */
+#define GF__FILTER_IN_BLOCK (((uint64_t)7 << GF__KEY_ROW_SHIFT) | 7)
 /* The filter word of the block holding a place (a key with row and column one more, as gf__filter_place). */
 static inline uint64_t gf__filter_word(uint64_t place, uint32_t filter_words) {
-    const uint64_t in_block = ((uint64_t)7 << GF__KEY_ROW_SHIFT) | 7;  /* the low 3 bits of the row and column */
-    uint64_t hash = (((place & ~in_block) * 0xD6E8FEB86659FD93ULL) >> 32);
+    uint64_t hash = (((place & ~GF__FILTER_IN_BLOCK) * 0xD6E8FEB86659FD93ULL) >> 32);
     return (hash * filter_words) >> 32;
 }
 /* A place's bit in its block's word: row bits 3..5, column bits 0..2. */
@@ -507,18 +508,18 @@ typedef struct gf__filter_cache {
     uint64_t block, word;
 } gf__filter_cache;
 
-/* The block of a cell key: its place without the low 3 bits of its row and column. */
+/* The block of a cell key: its place without its position in the block. */
 static inline uint64_t gf__filter_block(uint64_t key) {
-    return gf__filter_place(key) & ~(((uint64_t)7 << GF__KEY_ROW_SHIFT) | 7);
+    return gf__filter_place(key) & ~GF__FILTER_IN_BLOCK;
 }
 
 static inline int gf__filter_maybe_near(const gf__cells *cells, uint64_t key, gf__filter_cache *cache) {
-    uint64_t block = gf__filter_block(key);
+    const uint64_t place = gf__filter_place(key), block = place & ~GF__FILTER_IN_BLOCK;
     if (block != cache->block) {
         cache->block = block;
         cache->word = cells->filter[gf__filter_word(block, cells->filter_words)];
     }
-    return (int)((cache->word >> gf__filter_in_block(gf__filter_place(key))) & 1u);
+    return (int)((cache->word >> gf__filter_in_block(place)) & 1u);
 }
 
 /* ---- The coverage map ----
