@@ -20,15 +20,20 @@ static int32_t gf__fence_lat_reach_e7(void) {
     return (int32_t)(GF_FENCE_LAT_MAX_E7 + gf__lat_reach_e7((uint64_t)GF_RADIUS_MAX_MM + GF__BOX_SLACK_MM));
 }
 
-/* State of one query: the fix, its box, its ECEF (computed on first need: most fixes of a drive overlap no fence's
- * box and never need it) and the output, whose hits from level_start on are the current level's: in the order found
+/* The fix of one query and its ECEF, computed on first need (most fixes of a drive overlap no fence's box and never
+ * need it). */
+typedef struct gf__fix_at {
+    gf_point fix;
+    gf__ecef at;
+    int at_ready;
+} gf__fix_at;
+
+/* State of one query: the fix (gf__fix_at), its box and the output, whose hits from level_start on are the current level's: in the order found
  * while the buffer has room (level_unsorted says whether that is slot order), in slot order once it is full and when
  * the level ends (gf__sink_level, gf__sink_finish). */
 typedef struct gf__sink {
-    gf_point fix;
+    gf__fix_at fix;
     gf__query_span span;
-    gf__ecef at;
-    int at_ready;
     gf_hit *hits;
     size_t capacity;
     size_t count;
@@ -39,9 +44,9 @@ typedef struct gf__sink {
 
 static inline void gf__sink_start(gf__sink *sink, gf_point fix, gf__query_span span, gf_hit *hits,
                                   size_t capacity) {
-    sink->fix = fix;
+    sink->fix.fix = fix;
+    sink->fix.at_ready = 0;  /* sink->fix.at is set when it is first needed */
     sink->span = span;
-    sink->at_ready = 0;  /* sink->at is set when it is first needed */
     sink->hits = hits;
     sink->capacity = capacity;
     sink->count = 0;
@@ -145,36 +150,45 @@ static void gf__emit(gf__sink *sink, uint32_t slot, gf_handle handle, int32_t di
 
 /* The exact test of a polygon or corridor (out of line: rare, and large). A hit's distance lies within the margin
  * outside or within the shape's extent inside: it fits 32 bits (gf_hit). */
-static void gf__test_shape(const gf_table *table, uint32_t slot, uint32_t margin_mm, gf__sink *sink) {
-    int64_t distance_mm;
-    if (gf__shape_test(table->shapes[slot], sink->fix, &sink->at, &sink->at_ready, margin_mm, &distance_mm))
-        gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), (int32_t)distance_mm);
+static int gf__shape_hit(const gf_table *table, uint32_t slot, uint32_t margin_mm, gf__fix_at *fix,
+                         int32_t *distance_mm) {
+    int64_t distance;
+    if (!gf__shape_test(table->shapes[slot], fix->fix, &fix->at, &fix->at_ready, margin_mm, &distance)) return 0;
+    *distance_mm = (int32_t)distance;
+    return 1;
 }
 
-/* The exact test of the circle in `slot`, whose box meets the query's (shapes go to gf__test_shape). A hit's distance
- * lies between minus the radius and the margin: it fits 32 bits. */
-static inline __attribute__((always_inline)) void gf__test_fence(const gf_table *table, uint32_t slot,
-                                                                 int64_t margin_q, uint32_t margin_mm,
-                                                                 gf__sink *sink) {
+/* The exact test of the fence in `slot`, whose box meets the query's: whether it is a hit, and then its distance. A
+ * circle's hit lies between minus the radius and the margin: it fits 32 bits. */
+static inline __attribute__((always_inline)) int gf__fence_hit(const gf_table *table, uint32_t slot,
+                                                               int64_t margin_q, uint32_t margin_mm,
+                                                               gf__fix_at *fix, int32_t *distance_mm) {
     const gf__fence *fence = &table->fences[slot];
-    if (fence->radius_mm == GF__SHAPE_RADIUS) {
-        gf__test_shape(table, slot, margin_mm, sink);
-        return;
-    }
-    if (!sink->at_ready) {
-        sink->at = gf__ecef_of(sink->fix);
-        sink->at_ready = 1;
+    if (fence->radius_mm == GF__SHAPE_RADIUS) return gf__shape_hit(table, slot, margin_mm, fix, distance_mm);
+    if (!fix->at_ready) {
+        fix->at = gf__ecef_of(fix->fix);
+        fix->at_ready = 1;
     }
     /* Chord <= arc, so a hit has chord <= radius + margin: reach bounds the chord. reach <= 2.6e7 q, so reach^2
      * stays far below 2^63; the squared chord of two points on the ellipsoid never overflows (gf__chord2). */
     const gf__ecef centre = {fence->x, fence->y, fence->z};
     int64_t reach = (int64_t)gf__reach_q(fence->radius_mm) + margin_q + 1;
-    uint64_t chord2 = gf__chord2(sink->at, centre);
-    if (chord2 > (uint64_t)(reach * reach)) return;
+    uint64_t chord2 = gf__chord2(fix->at, centre);
+    if (chord2 > (uint64_t)(reach * reach)) return 0;
 
-    int64_t distance_mm = gf__arc_mm(chord2) - (int64_t)fence->radius_mm;
-    if (distance_mm > (int64_t)margin_mm) return;
-    gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), (int32_t)distance_mm);
+    int64_t distance = gf__arc_mm(chord2) - (int64_t)fence->radius_mm;
+    if (distance > (int64_t)margin_mm) return 0;
+    *distance_mm = (int32_t)distance;
+    return 1;
+}
+
+/* gf__fence_hit, its hit recorded in the sink. */
+static inline __attribute__((always_inline)) void gf__test_fence(const gf_table *table, uint32_t slot,
+                                                                 int64_t margin_q, uint32_t margin_mm,
+                                                                 gf__sink *sink) {
+    int32_t distance_mm;
+    if (gf__fence_hit(table, slot, margin_q, margin_mm, &sink->fix, &distance_mm))
+        gf__emit(sink, slot, gf__handle_of(slot, table->generations[slot]), distance_mm);
 }
 
 /* Fences whose box meets the query's, found in the cells of gf__search's last round and tested after all of them
@@ -449,22 +463,29 @@ static inline int gf__where(const gf_table *table, const gf_cursor *cursor, gf_p
 }
 
 /* Answers a fix GF__INSIDE the cursor's area from what the cursor remembers: the candidates whose box meets the fix's
- * (gf__add_candidate's ranges), tested level by level in slot order; *count the hits. */
+ * (gf__add_candidate's ranges), tested in the order the cursor keeps them, which is the order gf_query reports (level
+ * by level, slot order within a level). So each hit is appended, and once the buffer is full the rest are only
+ * counted, as gf__emit would do for hits that all come after the stored ones; *count the hits. */
 static gf_status gf__test_remembered(const gf_table *table, const gf_cursor *cursor, gf_point fix,
                                      uint32_t margin_mm, gf_hit *hits, size_t capacity, size_t *count) {
-    gf__sink sink;
-    const gf__query_span no_span = {0, 0, 0, 0};  /* only gf__test_fence reads the sink, and not its span */
-    gf__sink_start(&sink, fix, no_span, hits, capacity);
+    gf__fix_at at = {fix, {0, 0, 0}, 0};
     const uint32_t lat = (uint32_t)(fix.lat + GF_LAT_MAX_E7), u = (uint32_t)((int64_t)fix.lon + GF_LON_MAX_E7);
     const int64_t margin_q = gf__margin_q(margin_mm);
+    size_t found = 0;
     for (uint32_t i = 0, n = cursor->candidates_; i < n; i++) {
         const uint32_t *b = cursor->box_[i];
         if (lat - b[0] > b[1] || u - b[2] > b[3]) continue;
-        uint32_t word = cursor->candidate_[i];
-        gf__sink_level(&sink, word >> GF__CANDIDATE_LEVEL_SHIFT);
-        gf__test_fence(table, word & GF__SLOT_MASK, margin_q, margin_mm, &sink);
+        const uint32_t slot = cursor->candidate_[i] & GF__SLOT_MASK;
+        int32_t distance_mm;
+        if (!gf__fence_hit(table, slot, margin_q, margin_mm, &at, &distance_mm)) continue;
+        if (found < capacity) {
+            hits[found].handle = gf__handle_of(slot, table->generations[slot]);
+            hits[found].distance_mm = distance_mm;
+        }
+        found++;
     }
-    return gf__sink_finish(&sink, count);
+    *count = found;
+    return found > capacity ? GF_ERR_TRUNCATED : GF_OK;
 }
 
 /* Whether the output arguments are usable (else GF_ERR_NULL). */
