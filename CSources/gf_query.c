@@ -468,7 +468,9 @@ static inline int gf__where(const gf_table *table, const gf_cursor *cursor, gf_p
  * counted, as gf__emit would do for hits that all come after the stored ones; *count the hits. */
 static gf_status gf__test_remembered(const gf_table *table, const gf_cursor *cursor, gf_point fix,
                                      uint32_t margin_mm, gf_hit *hits, size_t capacity, size_t *count) {
-    gf__fix_at at = {fix, {0, 0, 0}, 0};
+    gf__fix_at at;  /* at.at is set when first needed; only at_ready is read before */
+    at.fix = fix;
+    at.at_ready = 0;
     const uint32_t lat = (uint32_t)(fix.lat + GF_LAT_MAX_E7), u = (uint32_t)((int64_t)fix.lon + GF_LON_MAX_E7);
     const int64_t margin_q = gf__margin_q(margin_mm);
     size_t found = 0;
