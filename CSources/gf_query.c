@@ -11,7 +11,8 @@
  *
  * Order: level by level (ascending), and within a level by ascending fence slot. Each fence has one index entry, so
  * it is met once; a level's hits are put in slot order as they are found (gf__emit), whatever order the cells and
- * their probe runs give, so a cursor reports exactly what a query does.
+ * their probe runs give. A cursor keeps its fences in that order, so a fix in its area appends its hits as it tests
+ * them (gf__test_remembered) and reports exactly what a query does.
  */
 #include "gf_internal.h"
 
