@@ -29,9 +29,9 @@ typedef struct gf__fix_at {
     int at_ready;
 } gf__fix_at;
 
-/* State of one query: the fix (gf__fix_at), its box and the output, whose hits from level_start on are the current level's: in the order found
- * while the buffer has room (level_unsorted says whether that is slot order), in slot order once it is full and when
- * the level ends (gf__sink_level, gf__sink_finish). */
+/* State of one query: the fix (gf__fix_at), its box and the output, whose hits from level_start on are the current
+ * level's: in the order found while the buffer has room (level_unsorted says whether that is slot order), in slot
+ * order once it is full and when the level ends (gf__sink_level, gf__sink_finish). */
 typedef struct gf__sink {
     gf__fix_at fix;
     gf__query_span span;

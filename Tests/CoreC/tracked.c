@@ -11,19 +11,23 @@
 
 enum { BUFFER = 512, TABLE_FENCES = 3000, STEPS = 20000 };
 
-/* Compares one tracked query with gf_query; returns whether they agreed. */
 static unsigned long hits_seen;
 
-/* The same with a buffer of `capacity` (0 to 3) hits, asked after the full one, so that the cursor answers from what
- * it remembers: both keep the first hits and count the rest (GF_ERR_TRUNCATED when there are more). Not in the
- * digest, which stays comparable with the full answers alone. */
-static int same_when_truncated(const gf_table *table, gf_cursor *cursor, gf_point fix, uint32_t margin_mm,
-                               size_t capacity) {
-    gf_hit want[3], got[3];
+/* Asks a fix of gf_query and of gf_query_tracked, each with a buffer of `capacity` hits (want, got; NULL when 0), and
+ * returns whether they agreed: the same status and count, and the same hits kept, in the same order. `digest`: the
+ * tracked answer goes into the run's digest. *found: gf_query's count. */
+static int agree(const gf_table *table, gf_cursor *cursor, gf_point fix, uint32_t margin_mm, gf_hit *want,
+                 gf_hit *got, size_t capacity, int digest, size_t *found) {
     size_t want_count = 0, got_count = 0;
     gf_status want_status = gf_query(table, fix, margin_mm, capacity ? want : NULL, capacity, &want_count);
-    gf_status got_status = gf_query_tracked(table, cursor, fix, margin_mm, capacity ? got : NULL, capacity, &got_count);
+    gf_status got_status =
+        gf_query_tracked(table, cursor, fix, margin_mm, capacity ? got : NULL, capacity, &got_count);
     size_t kept = want_count < capacity ? want_count : capacity;
+    if (digest) {
+        ct_digest(got_status);
+        ct_digest_hits(got, got_count < capacity ? got_count : capacity);
+    }
+    *found = want_count;
     return CT_CHECK(got_status == want_status && got_count == want_count
                         && memcmp(got, want, kept * sizeof *got) == 0,
                     "tracked query at (%d, %d) margin %u into %zu places: %s with %zu hits, gf_query %s with %zu",
@@ -31,21 +35,15 @@ static int same_when_truncated(const gf_table *table, gf_cursor *cursor, gf_poin
                     gf_status_name(want_status), want_count);
 }
 
+/* Compares one tracked query with gf_query; returns whether they agreed. Then the same with a buffer of 0 to 3 hits,
+ * which the cursor answers from what it remembers: both keep the first hits and count the rest (GF_ERR_TRUNCATED when
+ * there are more). Only the full answer goes into the digest. */
 static int same_as_query(const gf_table *table, gf_cursor *cursor, gf_point fix, uint32_t margin_mm) {
     gf_hit want[BUFFER], got[BUFFER];
-    size_t want_count = 0, got_count = 0;
-    gf_status want_status = gf_query(table, fix, margin_mm, want, BUFFER, &want_count);
-    gf_status got_status = gf_query_tracked(table, cursor, fix, margin_mm, got, BUFFER, &got_count);
-    hits_seen += want_count;
-    ct_digest(got_status);
-    ct_digest_hits(got, got_count < BUFFER ? got_count : BUFFER);
-    size_t kept = want_count < BUFFER ? want_count : BUFFER;
-    int truncated_same = same_when_truncated(table, cursor, fix, margin_mm, hits_seen % 4);
-    return truncated_same && CT_CHECK(got_status == want_status && got_count == want_count
-                        && memcmp(got, want, kept * sizeof *got) == 0,
-                    "tracked query at (%d, %d) margin %u: %s with %zu hits, gf_query %s with %zu",
-                    fix.lat, fix.lon, (unsigned)margin_mm, gf_status_name(got_status), got_count,
-                    gf_status_name(want_status), want_count);
+    size_t found = 0, found_again = 0;
+    int agreed = agree(table, cursor, fix, margin_mm, want, got, BUFFER, 1, &found);
+    hits_seen += found;
+    return agree(table, cursor, fix, margin_mm, want, got, hits_seen % 4, 0, &found_again) && agreed;
 }
 
 /* A table of fences around a few places (and some anywhere): a quarter anywhere with radii 1 m .. 50 km, a quarter
