@@ -14,6 +14,13 @@ struct Options {
     var polygonsPath = "../shared/data/polygons"
     /// Which sections run: nil for both.
     var only: Section?
+    /// Which circle datasets run (by their report names, `datasetNames`): nil for all of them.
+    var datasets: Set<String>?
+    /// The fence counts of the generated circle datasets (all but seq-stops, whose count is its file's): nil for the
+    /// plan's.
+    var fenceCounts: [Int]?
+
+    static let datasetNames = ["uniform", "clustered", "mixed-radii", "seq-stops"]
 
     /// The two halves of the run: circular fences, and polygon and corridor fences.
     enum Section: String {
@@ -23,7 +30,7 @@ struct Options {
 
     static let usage = """
         usage: swift run perf [--quick] [--json] [--margin-mm MM] [--stops PATH] [--plot PATH]
-                             [--polygons DIR] [--only circles|polygons]
+                             [--polygons DIR] [--only circles|polygons] [--datasets NAMES] [--fences COUNTS]
 
         Compares the core (gf_query_tracked with one cursor on drives, gf_query on other fixes) and monitor
         (RegionMonitor.process: the core's queries plus region states and events, no delegate or stream) with six
@@ -50,11 +57,19 @@ struct Options {
           --polygons DIR  the folder of australia.geojson and the-netherlands.geojson (default
                           \(Options().polygonsPath)); their rows are skipped with a note when a file does not exist
           --only SECTION  run only the circle rows (circles) or only the polygon and corridor rows (polygons)
+          --datasets NAMES  run only these circle datasets, comma-separated: \(datasetNames.joined(separator: ", "))
+          --fences COUNTS   the fence counts of the generated circle datasets, comma-separated (e.g. 100000,1000000;
+                          each 1..\(GF_CAPACITY_MAX)); the restart measurement runs with the uniform dataset only
           --help          this text
 
         A debug build rebuilds itself in release and runs that instead: numbers are never reported from debug code.
         Exit status: 0 all checks passed, 1 a check failed or the run could not be done, 2 bad usage.
         """
+
+    /// Whether the circle dataset of this report name runs.
+    func runs(dataset name: String) -> Bool {
+        datasets?.contains(name) ?? true
+    }
 
     enum Parsed {
         case run(Options)
@@ -90,6 +105,20 @@ struct Options {
                     return .invalid("--only needs 'circles' or 'polygons'")
                 }
                 options.only = section
+            case "--datasets":
+                let names = remaining.next()?.split(separator: ",").map(String.init) ?? []
+                guard !names.isEmpty, names.allSatisfy(datasetNames.contains) else {
+                    return .invalid("--datasets needs names among \(datasetNames.joined(separator: ", ")), "
+                        + "comma-separated")
+                }
+                options.datasets = Set(names)
+            case "--fences":
+                let words = remaining.next()?.split(separator: ",") ?? []
+                let counts = words.compactMap { Int($0) }.filter { (1...Int(GF_CAPACITY_MAX)).contains($0) }
+                guard !words.isEmpty, counts.count == words.count else {
+                    return .invalid("--fences needs fence counts from 1 to \(GF_CAPACITY_MAX), comma-separated")
+                }
+                options.fenceCounts = counts
             case "--help", "-h":
                 return .help
             default:

@@ -72,16 +72,18 @@ enum PerfCommand {
             : RunPlan.full(marginMillimetres: options.marginMillimetres)
         var notes: [String] = []
         var datasets = [
-            Dataset.uniform(fenceCounts: plan.fenceCounts),
-            Dataset.clustered(fenceCounts: plan.extraDatasetFenceCounts),
-            Dataset.mixedRadii(fenceCounts: plan.extraDatasetFenceCounts),
-        ]
+            Dataset.uniform(fenceCounts: options.fenceCounts ?? plan.fenceCounts),
+            Dataset.clustered(fenceCounts: options.fenceCounts ?? plan.extraDatasetFenceCounts),
+            Dataset.mixedRadii(fenceCounts: options.fenceCounts ?? plan.extraDatasetFenceCounts),
+        ].filter { options.runs(dataset: $0.name) }
         do {
-            if let (stops, path) = try loadStops(options.stopsPath) {
-                datasets += [stops]
-                notes.append("seq-stops: \(stops.fenceCounts[0]) stops from \(path), each a 100 m fence")
-            } else {
-                notes.append("seq-stops skipped: \(options.stopsPath) does not exist")
+            if options.runs(dataset: "seq-stops") {
+                if let (stops, path) = try loadStops(options.stopsPath) {
+                    datasets += [stops]
+                    notes.append("seq-stops: \(stops.fenceCounts[0]) stops from \(path), each a 100 m fence")
+                } else {
+                    notes.append("seq-stops skipped: \(options.stopsPath) does not exist")
+                }
             }
         } catch {
             writeToStandardError("perf: \(error)\n")
@@ -118,7 +120,8 @@ enum PerfCommand {
             + "\(fenceCountLabel(plan.monitorMaxFences)) fences")
         console.report("datasets: clustered = 50 cities, Zipf-weighted, Gaussian spread 3-20 km, its drive in the "
             + "biggest city; mixed-radii = radii log-uniform 10 m .. 50 km; uniform and clustered 20 m .. 2 km")
-        (notes + MonitorReport.lines(outcome.results, plan: plan) + MonitorRestore.lines(quick: options.quick)
+        let restore = options.runs(dataset: "uniform") ? MonitorRestore.lines(quick: options.quick) : []
+        (notes + MonitorReport.lines(outcome.results, plan: plan) + restore
             + TargetsReport.lines(outcome.results)
             + checks.lines).forEach(console.report)
         if let problem = LogLogPlot.write(outcome.results, to: options.plotPath) {
