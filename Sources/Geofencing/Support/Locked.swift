@@ -3,10 +3,10 @@ import Synchronization
 
 /// A value behind a lock: the one lock type of the package's modules, for any state shared between threads.
 ///
-/// The lock is a word and an atomic exchange on it each way while nobody waits (a monitor takes it for every fix);
-/// a thread that finds it held sleeps on a pthread condition variable until the holder lets go. The word: 0 free,
-/// 1 held, 2 held with perhaps a thread asleep, so that only a release that finds 2 wakes one (the scheme of a
-/// futex mutex, with the condition variable in the futex's place; Swift cannot call the futex system call).
+/// The lock is a word, taken by a compare-exchange and let go by an exchange while nobody waits (a monitor takes it
+/// for every fix); a thread that finds it held sleeps on a pthread condition variable until the holder lets go. The
+/// word: 0 free, 1 held, 2 held with perhaps a thread asleep, so that only a release that finds 2 wakes one (the
+/// scheme of a futex mutex, with the condition variable in the futex's place; Swift cannot call the futex system call).
 ///
 /// Why not a pthread mutex alone: its lock and unlock execute about 75 instructions where this executes a few, for
 /// the same two atomic operations. Why not `Synchronization.Mutex`: on Linux, ThreadSanitizer does not see its
