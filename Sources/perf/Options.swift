@@ -19,6 +19,9 @@ struct Options {
     /// The fence counts of the generated circle datasets (all but seq-stops, whose count is its file's): nil for the
     /// plan's.
     var fenceCounts: [Int]?
+    /// `--profile`: instead of the run, one drive through the core and the monitor for an instruction counter
+    /// (`ProfiledPasses`).
+    var profile = false
 
     static let datasetNames = ["uniform", "clustered", "mixed-radii", "seq-stops"]
 
@@ -31,6 +34,7 @@ struct Options {
     static let usage = """
         usage: swift run perf [--quick] [--json] [--margin-mm MM] [--stops PATH] [--plot PATH]
                              [--polygons DIR] [--only circles|polygons] [--datasets NAMES] [--fences COUNTS]
+                             [--profile]
 
         Compares the core (gf_query_tracked with one cursor on drives, gf_query on other fixes) and monitor
         (RegionMonitor.process: the core's queries plus region states and events, no delegate or stream) with six
@@ -60,6 +64,11 @@ struct Options {
           --datasets NAMES  run only these circle datasets, comma-separated: \(datasetNames.joined(separator: ", "))
           --fences COUNTS   the fence counts of the generated circle datasets, comma-separated (e.g. 100000,1000000;
                           each 1..\(GF_CAPACITY_MAX)); the restart measurement runs with the uniform dataset only
+          --profile       no timing: the drive once through the core and once through the monitor, each pass in a
+                          function of its own (profiledCorePass, profiledMonitorPass) for an instruction counter, e.g.
+                          valgrind --tool=callgrind --toggle-collect='*profiledCorePass*'
+                          --toggle-collect='*profiledMonitorPass*' .build/release/perf --profile; the first dataset
+                          of --datasets that is generated (default uniform), at the first of --fences (default 10^5)
           --help          this text
 
         A debug build rebuilds itself in release and runs that instead: numbers are never reported from debug code.
@@ -119,6 +128,8 @@ struct Options {
                     return .invalid("--fences needs fence counts from 1 to \(GF_CAPACITY_MAX), comma-separated")
                 }
                 options.fenceCounts = counts
+            case "--profile":
+                options.profile = true
             case "--help", "-h":
                 return .help
             default:

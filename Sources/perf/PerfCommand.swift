@@ -36,6 +36,7 @@ enum PerfCommand {
         }
 
         let console = Console(reportToStandardOutput: !options.json)
+        if options.profile { return ProfiledPasses.run(options, console: console) }
         var circleResults: [BenchmarkResult] = []
         var passed = true
         if options.only != .polygons {

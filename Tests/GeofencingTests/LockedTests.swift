@@ -1,7 +1,7 @@
 // Locked: the package's one lock. Mutual exclusion under contention (threads that find it held must sleep and be
 // woken, none lost), and a waiter woken by the release of a holder that held it long.
 import Foundation
-@testable import Geofencing
+import Geofencing
 import Testing
 
 @Suite("Locked")
