@@ -65,9 +65,8 @@ struct Options {
           --fences COUNTS   the fence counts of the generated circle datasets, comma-separated (e.g. 100000,1000000;
                           each 1..\(GF_CAPACITY_MAX)); the restart measurement runs with the uniform dataset only
           --profile       no timing: the drive once through the core and once through the monitor, each pass in a
-                          function of its own (profiledCorePass, profiledMonitorPass) for an instruction counter, e.g.
-                          valgrind --tool=callgrind --toggle-collect='*profiledCorePass*'
-                          --toggle-collect='*profiledMonitorPass*' .build/release/perf --profile; the first dataset
+                          function of its own (profiledCorePass, profiledMonitorPass) for an instruction counter
+                          (callgrind's --toggle-collect; the README builds a copy valgrind can read); the first dataset
                           of --datasets that is generated (default uniform), at the first of --fences (default 10^5)
           --help          this text
 

@@ -1,17 +1,20 @@
 /// `perf --profile`: one drive through one generated dataset, by the core and by the monitor, each pass in a function
 /// of its own that is never inlined, so that an instruction counter can be limited to it. Timing says how long a fix
-/// takes on a noisy host; counting instructions says where its work goes, the same on every run:
+/// takes on a noisy host; counting instructions says where its work goes, the same on every run. Valgrind 3.19
+/// cannot read the DWARF 5 of a release build, so the README's commands build a copy with DWARF 4 first:
 ///
+///     swift build -c release --product perf --scratch-path .build-profile \
+///         -Xcc -gdwarf-4 -Xswiftc -g -Xswiftc -dwarf-version=4
 ///     valgrind --tool=callgrind --toggle-collect='*profiledCorePass*' --toggle-collect='*profiledMonitorPass*' \
-///         .build/release/perf --profile
+///         .build-profile/release/perf --profile
 ///     callgrind_annotate --inclusive=yes callgrind.out.<pid> | grep profiled
 ///
 /// The fences, the drive and the monitor's settings are the timed run's (`Suite`, `MonitorBench`): the same fixes
 /// after the same warm-up, the core with its cursor, the monitor through `RegionMonitor.process`.
 enum ProfiledPasses {
     /// The dataset and fence count profiled: the first generated dataset the options select (uniform unless
-    /// `--datasets` says otherwise), at the first of `--fences` (10^5 unless given). Nil with the reason when the
-    /// options select only the stops, which are read from a file rather than generated.
+    /// `--datasets` says otherwise), at the first of `--fences` (10^5 unless given). Nil when the options select
+    /// only the stops, which are read from a file rather than generated.
     static func choice(_ options: Options) -> (dataset: Dataset, fences: Int)? {
         let count = options.fenceCounts?.first ?? 100_000
         let generated = [Dataset.uniform(fenceCounts: [count]), .clustered(fenceCounts: [count]),
