@@ -192,4 +192,27 @@ struct ObservationOutcomeTests {
             if let record, record.lastKnownState != .inside { #expect(record.insideSince == nil && !record.dwellReported) }
         }
     }
+
+    @Test("an outcome is a value: a quiet fix's equals an empty one, a copy changed alone, equal outcomes hash alike")
+    func outcomeIsAValue() throws {
+        let harness = try MonitorHarness()
+        harness.start(.test("r"))
+        let first = harness.monitor.process(fix(north: 500, at: 0))  // outside: the first determination
+        let next = harness.monitor.process(fix(north: 510, at: 1))
+        #expect(next == ObservationOutcome())
+        #expect(next.events.isEmpty && next.changedStates.isEmpty)
+        #expect(next.hashValue == ObservationOutcome().hashValue)
+        #expect(!first.changedStates.isEmpty)
+
+        let entered = harness.monitor.process(fix(north: 0, at: 30))
+        #expect(entered.events.map(\.kind) == [.enter])
+        var copy = entered
+        copy.events = []
+        #expect(entered.events.count == 1 && copy.events.isEmpty)  // the original keeps its events
+        #expect(copy.changedStates == entered.changedStates && copy != entered)
+        copy.changedStates = [:]
+        #expect(copy == ObservationOutcome() && copy.hashValue == ObservationOutcome().hashValue)
+        let rebuilt = ObservationOutcome(events: entered.events, changedStates: entered.changedStates)
+        #expect(rebuilt == entered && rebuilt.hashValue == entered.hashValue)
+    }
 }

@@ -213,12 +213,12 @@ public final class RegionMonitor: Sendable {
     private func observe(_ apply: (inout MonitorEngine) -> ObservationOutcome) -> ObservationOutcome {
         let outcome = engine.withLock { engine in
             let outcome = apply(&engine)
-            if !outcome.events.isEmpty { delivery.enqueue(outcome.events.lazy.map(MonitorEvent.region)) }
+            if outcome.hasEvents { delivery.enqueue(outcome.events.lazy.map(MonitorEvent.region)) }
             return outcome
         }
         // Nothing enqueued, nothing to drain: whoever enqueued other events drains them (`EventDelivery`), so a
         // quiet fix takes no lock but the engine's.
-        if !outcome.events.isEmpty { delivery.drain(from: self) }
+        if outcome.hasEvents { delivery.drain(from: self) }
         return outcome
     }
 

@@ -110,8 +110,16 @@ struct MonitorEngine {
 
     /// `observe(.fix(fix))`, with the common case (a fix whose time continues the base) inlined: no observation is
     /// made of it, none taken apart.
+    @inline(__always)
     mutating func observe(_ fix: Fix) -> ObservationOutcome {
-        timeGuard.admitsAtOnce(fix.timestamp) ? outcome(of: process(fix)) : observeAsObservation(fix)
+        guard timeGuard.admitsAtOnce(fix.timestamp) else { return observeAsObservation(fix) }
+        processInPlace(fix)
+        // `events` read in place: the array `process(_:)` returns would cost a release here, empty or not, and a
+        // quiet fix's outcome (`ObservationOutcome.none`) holds nothing its caller releases.
+        guard events.isEmpty, !configuration.returnsChangedStates || changed.count == 0 else {
+            return outcome(of: eventsCaused)
+        }
+        return .none
     }
 
     /// `observe(.fix(fix))` out of line: inlined, the observation's copy of the fix was made at every fix.
@@ -197,11 +205,17 @@ struct MonitorEngine {
 
     /// Applies one fix; returns the events it caused, in order.
     mutating func process(_ fix: Fix) -> [RegionEvent] {
+        processInPlace(fix)
+        return eventsCaused
+    }
+
+    /// Applies one fix; leaves the events it caused, in order, in `events`.
+    private mutating func processInPlace(_ fix: Fix) {
         if !events.isEmpty || events.capacity > 4096 { events.removeAll(keepingCapacity: events.capacity <= 4096) }
-        if let last = lastObservation, fix.timestamp < last { return [] }  // out of order: ignored
+        if let last = lastObservation, fix.timestamp < last { return }  // out of order: ignored
         guard let point = Self.usablePoint(of: fix, maximumAccuracy: configuration.maximumAccuracy) else {
             observeWithoutFix(at: fix.timestamp)
-            return eventsCaused
+            return
         }
         lastObservation = fix.timestamp
         checkOutage(at: fix.timestamp)
@@ -251,7 +265,6 @@ struct MonitorEngine {
         }
         lastUsable = (fix, point)
         inOutage = false
-        return eventsCaused
     }
 
     /// Judges a fence the fix lies in (signed distance `millimetres`, at most 0), and marks it seen.
