@@ -6,13 +6,12 @@
 
 /* x rounded to the nearest integer, ties away from zero (as lround, without a call into libm: the monitor converts
  * two points per fix). |x| <= 1.8e9. The truncation is exact, and so is x - t (t lies within 1 of x, with no more
- * significant bits), so the fraction is compared exactly; adding 0.5 first would round 0.49999999999999994 up. */
+ * significant bits), so the fraction is compared exactly; adding 0.5 first would round 0.49999999999999994 up. The
+ * comparisons are added rather than branched on: a receiver's fractions fall either side of a half at random. */
 static long gf__round_half_away(double x) {
     long t = (long)x;
     double fraction = x - (double)t;
-    if (fraction >= 0.5) return t + 1;
-    if (fraction <= -0.5) return t - 1;
-    return t;
+    return t + (long)(fraction >= 0.5) - (long)(fraction <= -0.5);
 }
 
 gf_status gf_point_from_degrees(double lat_deg, double lon_deg, gf_point *out) {
