@@ -26,6 +26,18 @@ struct Dataset {
     let fenceCounts: [Int]
     let source: Source
 
+    /// The three generated datasets, in the order perf runs them: uniform with `uniformCounts` fences, the other two
+    /// with `otherCounts`.
+    static func generated(uniformCounts: [Int], otherCounts: [Int]) -> [Dataset] {
+        [uniform(fenceCounts: uniformCounts), clustered(fenceCounts: otherCounts), mixedRadii(fenceCounts: otherCounts)]
+    }
+
+    /// The name of the dataset of real stops (`stops(_:named:)`), read from a file rather than generated.
+    static let stopsName = "seq-stops"
+
+    /// Every dataset's name, in the order perf runs them (`--datasets` chooses among them).
+    static let names = generated(uniformCounts: [], otherCounts: []).map(\.name) + [stopsName]
+
     static func uniform(fenceCounts: [Int]) -> Dataset {
         let seed: UInt64 = 0x6765_6F66_656E_6365  // "geofence" in ASCII
         return Dataset(name: "uniform", area: .country, driveArea: .country, fenceCounts: fenceCounts,

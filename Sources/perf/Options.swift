@@ -14,7 +14,7 @@ struct Options {
     var polygonsPath = "../shared/data/polygons"
     /// Which sections run: nil for both.
     var only: Section?
-    /// Which circle datasets run (by their report names, `datasetNames`): nil for all of them.
+    /// Which circle datasets run (by their report names, `Dataset.names`): nil for all of them.
     var datasets: Set<String>?
     /// The fence counts of the generated circle datasets (all but seq-stops, whose count is its file's): nil for the
     /// plan's.
@@ -22,8 +22,6 @@ struct Options {
     /// `--profile`: instead of the run, one drive through the core and the monitor for an instruction counter
     /// (`ProfiledPasses`).
     var profile = false
-
-    static let datasetNames = ["uniform", "clustered", "mixed-radii", "seq-stops"]
 
     /// The two halves of the run: circular fences, and polygon and corridor fences.
     enum Section: String {
@@ -61,7 +59,7 @@ struct Options {
           --polygons DIR  the folder of australia.geojson and the-netherlands.geojson (default
                           \(Options().polygonsPath)); their rows are skipped with a note when a file does not exist
           --only SECTION  run only the circle rows (circles) or only the polygon and corridor rows (polygons)
-          --datasets NAMES  run only these circle datasets, comma-separated: \(datasetNames.joined(separator: ", "))
+          --datasets NAMES  run only these circle datasets, comma-separated: \(Dataset.names.joined(separator: ", "))
           --fences COUNTS   the fence counts of the generated circle datasets, comma-separated (e.g. 100000,1000000;
                           each 1..\(GF_CAPACITY_MAX)); the restart measurement runs with the uniform dataset only
           --profile       no timing: the drive once through the core and once through the monitor, each pass in a
@@ -115,8 +113,8 @@ struct Options {
                 options.only = section
             case "--datasets":
                 let names = remaining.next()?.split(separator: ",").map(String.init) ?? []
-                guard !names.isEmpty, names.allSatisfy(datasetNames.contains) else {
-                    return .invalid("--datasets needs names among \(datasetNames.joined(separator: ", ")), "
+                guard !names.isEmpty, names.allSatisfy(Dataset.names.contains) else {
+                    return .invalid("--datasets needs names among \(Dataset.names.joined(separator: ", ")), "
                         + "comma-separated")
                 }
                 options.datasets = Set(names)

@@ -72,13 +72,12 @@ enum PerfCommand {
             ? RunPlan.quick(marginMillimetres: options.marginMillimetres)
             : RunPlan.full(marginMillimetres: options.marginMillimetres)
         var notes: [String] = []
-        var datasets = [
-            Dataset.uniform(fenceCounts: options.fenceCounts ?? plan.fenceCounts),
-            Dataset.clustered(fenceCounts: options.fenceCounts ?? plan.extraDatasetFenceCounts),
-            Dataset.mixedRadii(fenceCounts: options.fenceCounts ?? plan.extraDatasetFenceCounts),
-        ].filter { options.runs(dataset: $0.name) }
+        var datasets = Dataset.generated(
+            uniformCounts: options.fenceCounts ?? plan.fenceCounts,
+            otherCounts: options.fenceCounts ?? plan.extraDatasetFenceCounts
+        ).filter { options.runs(dataset: $0.name) }
         do {
-            if options.runs(dataset: "seq-stops") {
+            if options.runs(dataset: Dataset.stopsName) {
                 if let (stops, path) = try loadStops(options.stopsPath) {
                     datasets += [stops]
                     notes.append("seq-stops: \(stops.fenceCounts[0]) stops from \(path), each a 100 m fence")
@@ -143,7 +142,7 @@ enum PerfCommand {
         let candidates = path.hasPrefix("/") ? [path] : [path, ReleaseBuild.packageRoot + "/" + path]
         for candidate in candidates {
             if let stops = try StopsFile.readPositions(path: candidate),
-               let dataset = Dataset.stops(stops, named: "seq-stops") {
+               let dataset = Dataset.stops(stops, named: Dataset.stopsName) {
                 return (dataset, candidate)
             }
         }

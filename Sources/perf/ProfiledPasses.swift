@@ -17,8 +17,7 @@ enum ProfiledPasses {
     /// only the stops, which are read from a file rather than generated.
     static func choice(_ options: Options) -> (dataset: Dataset, fences: Int)? {
         let count = options.fenceCounts?.first ?? 100_000
-        let generated = [Dataset.uniform(fenceCounts: [count]), .clustered(fenceCounts: [count]),
-                         .mixedRadii(fenceCounts: [count])]
+        let generated = Dataset.generated(uniformCounts: [count], otherCounts: [count])
         guard let dataset = generated.first(where: { options.runs(dataset: $0.name) }) else { return nil }
         return (dataset, count)
     }
@@ -27,7 +26,8 @@ enum ProfiledPasses {
     /// whole stream once; prints what was run and the hits and events seen. Returns the exit status.
     static func run(_ options: Options, console: Console) -> Int32 {
         guard let (dataset, count) = choice(options) else {
-            writeToStandardError("perf: --profile runs a generated dataset (uniform, clustered or mixed-radii)\n")
+            let names = Dataset.generated(uniformCounts: [], otherCounts: []).map(\.name).joined(separator: ", ")
+            writeToStandardError("perf: --profile runs a generated dataset (\(names))\n")
             return 2
         }
         let plan = RunPlan.full(marginMillimetres: options.marginMillimetres)
