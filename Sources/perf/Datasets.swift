@@ -35,8 +35,11 @@ struct Dataset {
     /// The name of the dataset of real stops (`stops(_:named:)`), read from a file rather than generated.
     static let stopsName = "seq-stops"
 
+    /// The generated datasets' names, in the order perf runs them.
+    static let generatedNames = generated(uniformCounts: [], otherCounts: []).map(\.name)
+
     /// Every dataset's name, in the order perf runs them (`--datasets` chooses among them).
-    static let names = generated(uniformCounts: [], otherCounts: []).map(\.name) + [stopsName]
+    static let names = generatedNames + [stopsName]
 
     static func uniform(fenceCounts: [Int]) -> Dataset {
         let seed: UInt64 = 0x6765_6F66_656E_6365  // "geofence" in ASCII

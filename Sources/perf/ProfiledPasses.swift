@@ -26,7 +26,7 @@ enum ProfiledPasses {
     /// whole stream once; prints what was run and the hits and events seen. Returns the exit status.
     static func run(_ options: Options, console: Console) -> Int32 {
         guard let (dataset, count) = choice(options) else {
-            let names = Dataset.generated(uniformCounts: [], otherCounts: []).map(\.name).joined(separator: ", ")
+            let names = Dataset.generatedNames.joined(separator: ", ")
             writeToStandardError("perf: --profile runs a generated dataset (\(names))\n")
             return 2
         }
