@@ -4,6 +4,8 @@
  */
 #include "gf_internal.h"
 
+#include <string.h>
+
 /* x rounded to the nearest integer, ties away from zero (as lround, without a call into libm: the monitor converts
  * two points per fix). |x| <= 1.8e9. The truncation is exact, and so is x - t (t lies within 1 of x, with no more
  * significant bits), so the fraction is compared exactly; adding 0.5 first would round 0.49999999999999994 up. The
@@ -23,8 +25,13 @@ gf_status gf_point_from_degrees(double lat_deg, double lon_deg, gf_point *out) {
     long lat = gf__round_half_away(lat_deg * GF_E7_PER_DEGREE);
     long lon = gf__round_half_away(lon_deg * GF_E7_PER_DEGREE);
     if (lon == GF_LON_MAX_E7) lon = -GF_LON_MAX_E7;  /* +180 and -180 are one meridian */
-    out->lat = (int32_t)lat;
-    out->lon = (int32_t)lon;
+    /* Written as one 8-byte store: a caller that reads the point back whole (Swift loads it as one 8-byte word) waits
+     * for two 4-byte stores to reach the cache, since a load spanning two stores is not forwarded from them. */
+    _Static_assert(sizeof(gf_point) == sizeof(uint64_t), "a point is two 32-bit fields without padding");
+    const gf_point point = {(int32_t)lat, (int32_t)lon};
+    uint64_t word;
+    memcpy(&word, &point, sizeof word);
+    memcpy(out, &word, sizeof word);
     return GF_OK;
 }
 

@@ -55,6 +55,29 @@ struct SegmentQueryGeometryTests {
         #expect(tightest >= 1.004, "tightest ratio \(tightest)")
     }
 
+    @Test("the bound's test from its square says 'at most' only where the bound is, and a hair above it already")
+    func squaredBoundTestAgreesWithTheRoot() throws {
+        var random = SplitMix64(seed: 0x5_0A7E)
+        var toldAbove = 0
+        for _ in 0..<100_000 {
+            let (a, b) = Self.randomSegment(&random)
+            let offsets = MonitorEngine.boundOffsetsSquared(try Self.point(a), try Self.point(b))
+            let bound = MonitorEngine.lengthBound(ofOffsetsSquared: offsets)
+            #expect(bound == MonitorEngine.lengthBound(try Self.point(a), try Self.point(b)))
+            // Limits at, just below and just above the bound: none below it may be told "at most".
+            for limit in [bound, bound.nextDown, bound * (1 - 1e-12), bound - 1e-9, bound.nextUp,
+                          bound * (1 + 1e-12), bound * (1 + 1e-8), 0.02, 0.0200001, .nan, .infinity] {
+                let told = MonitorEngine.lengthBound(ofOffsetsSquared: offsets, isAtMost: limit)
+                #expect(!told || bound <= limit, "\(a) -> \(b): bound \(bound) m, told at most \(limit) m")
+                if limit == bound * (1 + 1e-8), limit > 0.02 {
+                    #expect(told, "\(a) -> \(b): bound \(bound) m, not told at most \(limit) m")
+                    toldAbove += 1
+                }
+            }
+        }
+        #expect(toldAbove > 90_000)
+    }
+
     @Test("a 1 Hz segment up to 30 m below 60 degrees latitude asks the query's smallest margin (2^15 mm)",
           arguments: [0.0, -27.5, 45, -60])
     func shortSegmentsKeepOneMargin(latitude: Double) throws {

@@ -30,14 +30,21 @@ extension MonitorEngine {
         let reachable = duration * configuration.maximumInterpolationSpeed  // the longest segment interpolated
         guard duration > 0 else { return nil }
         var known: (exact: Double?, longest: Double)?  // `segmentLength`'s answer, once worked out
-        var queryLongest = Self.lengthBound(lastUsable!.point, end.point)  // at least `known.longest`
-        if queryLongest > reachable {
-            known = Self.segmentLength(from: lastUsable!, to: end, reachable: reachable)
-            guard let known else { return nil }
-            queryLongest = known.longest
+        let offsets = Self.boundOffsetsSquared(lastUsable!.point, end.point)
+        let queryMargin: UInt32
+        if Self.lengthBound(ofOffsetsSquared: offsets, isAtMost: min(reachable, Self.smallestSegmentLongest)) {
+            // Most segments: within reach and short enough for the smallest margin, told without the bound's root.
+            queryMargin = Self.smallestSegmentMargin
+        } else {
+            var queryLongest = Self.lengthBound(ofOffsetsSquared: offsets)  // at least `known.longest`
+            if queryLongest > reachable {
+                known = Self.segmentLength(from: lastUsable!, to: end, reachable: reachable)
+                guard let known else { return nil }
+                queryLongest = known.longest
+            }
+            queryMargin = Self.segmentQueryMargin(longest: queryLongest)
         }
         // Nothing below queries the main table again, so the hits stay valid.
-        let queryMargin = Self.segmentQueryMargin(longest: queryLongest)
         let hits = table.hits(at: end.point, marginMillimetres: queryMargin, following: .segments)
         // Most segments: no fence near.
         if !hits.isEmpty {
@@ -151,13 +158,37 @@ extension MonitorEngine {
     /// the core's length (within 9 mm of the geodesic) too.
     @inline(__always)
     static func lengthBound(_ a: gf_point, _ b: gf_point) -> Double {
+        lengthBound(ofOffsetsSquared: boundOffsetsSquared(a, b))
+    }
+
+    /// `lengthBound` before its square root: dphi^2 + c^2 dlambda^2 (above), in (1e-7 degree)^2.
+    @inline(__always)
+    static func boundOffsetsSquared(_ a: gf_point, _ b: gf_point) -> Double {
         // In doubles: the offsets (at most 3.6e9) and latitudes are exact in them.
         let north = (Double(b.lat) - Double(a.lat)).magnitude + 1
         let nearerEquator = (a.lat ^ b.lat) >= 0 ? min(Double(a.lat).magnitude, Double(b.lat).magnitude) : 0
         let x = nearerEquator * (radiansPerDegree / Double(GF_E7_PER_DEGREE))
         let xx = x * x
         let east = (Double(eastOffset(from: a, to: b)).magnitude + 1) * (1 - xx * 0.5 + xx * xx * (1.0 / 24))
-        return (north * north + east * east).squareRoot() * boundMetresPerE7 + estimateSlack
+        return north * north + east * east
+    }
+
+    /// `lengthBound` from `boundOffsetsSquared`.
+    @inline(__always)
+    static func lengthBound(ofOffsetsSquared offsets: Double) -> Double {
+        offsets.squareRoot() * boundMetresPerE7 + estimateSlack
+    }
+
+    /// Whether `lengthBound(ofOffsetsSquared: offsets)` is at most `limit`, told from the squares, without the root
+    /// (its latency sat on most fixes' way): true only where neither form's rounding can change the answer. The
+    /// squared test keeps a relative 1e-9 to spare, far above the few units in the last place that either form
+    /// rounds away, and a limit within twice the slack (or NaN) is never told this way, so that the spare 1e-9 of
+    /// the limit less the slack stays above the rounding of the limit itself. False says nothing: ask the root.
+    @inline(__always)
+    static func lengthBound(ofOffsetsSquared offsets: Double, isAtMost limit: Double) -> Bool {
+        let room = limit - estimateSlack
+        return limit > 2 * estimateSlack
+            && offsets * (boundMetresPerE7 * boundMetresPerE7) <= room * room * (1 - 1e-9)
     }
 
     /// The mean radius times the estimate's factor, in metres per 1e-7 degree: one constant the compiler folds, so
@@ -191,12 +222,15 @@ extension MonitorEngine {
     @inline(__always)
     static func segmentQueryMargin(longest: Double) -> UInt32 {
         // (longest + 1) * 1000 is then at most 2^15 (to rounding, which the conversion's truncation absorbs).
-        longest <= Double(smallestSegmentMargin) / 1000 - 1
+        longest <= smallestSegmentLongest
             ? smallestSegmentMargin : segmentQueryMargin(covering: marginMillimetres(longest: longest))
     }
 
     /// The smallest margin a segment's query asks with, in millimetres.
     static var smallestSegmentMargin: UInt32 { 1 << 15 }
+
+    /// The longest segment that asks `smallestSegmentMargin`, in metres (that margin less a metre).
+    static var smallestSegmentLongest: Double { Double(smallestSegmentMargin) / 1000 - 1 }
 
     /// Relative error bound of `estimatedLength` against the core's geodesic distance: the sphere of mean radius
     /// against the ellipsoid's radii of curvature (-0.56 % ... +0.45 %), and the flat approximation over at most
