@@ -66,17 +66,14 @@ gf__ecef gf__ecef_of(gf_point p) {
     return e;
 }
 
-/* Shifts *v (> 0) left by an even count until one of its top two bits is set, and returns the count. Branch-free
- * and portable (no count-leading-zeros builtin): each step shifts by 32, 16, 8, 4 or 2 when the bits above are
- * clear. */
-static unsigned gf__normalise_pairs(uint64_t *v) {
-    unsigned total = 0, step;
-    step = (unsigned)((*v >> 32) == 0) << 5; *v <<= step; total += step;
-    step = (unsigned)((*v >> 48) == 0) << 4; *v <<= step; total += step;
-    step = (unsigned)((*v >> 56) == 0) << 3; *v <<= step; total += step;
-    step = (unsigned)((*v >> 60) == 0) << 2; *v <<= step; total += step;
-    step = (unsigned)((*v >> 62) == 0) << 1; *v <<= step; total += step;
-    return total;
+/* The even count by which v (> 0) shifts left until one of its top two bits is set: its leading zeros, rounded down
+ * to even. Counted on 32-bit halves, as gf__lowest_bit in gf_cursor.c does: 32-bit ARM counts a 32-bit word's leading
+ * zeros in one instruction and a 64-bit one's through a libgcc call. One count rather than five dependent
+ * shift-and-test steps: the root's chain of dependent operations is what a hit waits on. */
+static inline unsigned gf__normalising_shift(uint64_t v) {
+    const uint32_t high = (uint32_t)(v >> 32);
+    const unsigned zeros = high != 0 ? (unsigned)__builtin_clz(high) : 32 + (unsigned)__builtin_clz((uint32_t)v);
+    return zeros & ~1u;
 }
 
 /* floor(sqrt(v)) for every v, exactly. Why not bit by bit: that takes 32 rounds, each with a branch the processor
@@ -89,8 +86,8 @@ static unsigned gf__normalise_pairs(uint64_t *v) {
  * within 0.2 % of sqrt(v) < 2^32 after the seed, so x + v / x < 2^34, and x is capped at 2^32 - 1 before squaring. */
 uint64_t gf__isqrt(uint64_t v) {
     if (v == 0) return 0;
-    uint64_t n = v;
-    unsigned shift = gf__normalise_pairs(&n);
+    const unsigned shift = gf__normalising_shift(v);
+    const uint64_t n = v << shift;
     uint64_t seed_n = (uint64_t)gf__isqrt_seed_table[(n >> 55) - 128] << 16;  /* ~sqrt(n), in [2^31, 2^32) */
     unsigned down = shift / 2;
     uint64_t x = (seed_n + (((uint64_t)1 << down) >> 1)) >> down;              /* ~sqrt(v), rounded */
