@@ -78,21 +78,23 @@ static inline unsigned gf__normalising_shift(uint64_t v) {
 
 /* floor(sqrt(v)) for every v, exactly. Why not bit by bit: that takes 32 rounds, each with a branch the processor
  * cannot predict (half the cost of a whole query when the fix is inside a fence). Here: v = n / 4^k with n in
- * [2^62, 2^64); a seed from n's top 9 bits (gf__isqrt_seed_table, relative error <= 2^-9 + 2^-16), scaled back by
- * 2^k, then two Newton steps x' = (x + v / x) / 2 bring the error to <= 2^-39 relative, under one unit. Integer
- * Newton with floors never goes below floor(sqrt(v)) after a step (from any x > 0; x' >= floor(sqrt(v)) by the AM-GM
- * inequality on the floors), so the result is floor(sqrt(v)) or one more, which the last loop removes (it runs at
- * most once for v >= 2^20, a few times for smaller v whose seed loses precision in the scaling). No overflow: x stays
- * within 0.2 % of sqrt(v) < 2^32 after the seed, so x + v / x < 2^34, and x is capped at 2^32 - 1 before squaring. */
+ * [2^62, 2^64); a seed interpolated linearly in gf__isqrt_seed_table by n's top 9 bits and the next 16 (within 2^-18.9
+ * of sqrt(n), relative: gen_tables.py), scaled back by 2^k and rounded (half a unit more), then one Newton step
+ * x' = (x + v / x) / 2, which takes an error e of x to at most e^2 / 2x: under 2^-7 for a root near 2^32, under one
+ * unit for every root. Each division waits for the one before it on a hit's way, so the seed is made good enough for
+ * one. Integer Newton with floors never goes below floor(sqrt(v)) after a step (from any x > 0; x' >= floor(sqrt(v))
+ * by the AM-GM inequality on the floors), so the result is floor(sqrt(v)) or one more, which the last loop removes.
+ * No overflow: the seed is below 2^32, so x + v / x < 2^33 + 2^32, and x is capped at 2^32 - 1 before squaring. */
 uint64_t gf__isqrt(uint64_t v) {
     if (v == 0) return 0;
     const unsigned shift = gf__normalising_shift(v);
     const uint64_t n = v << shift;
-    uint64_t seed_n = (uint64_t)gf__isqrt_seed_table[(n >> 55) - 128] << 16;  /* ~sqrt(n), in [2^31, 2^32) */
-    unsigned down = shift / 2;
-    uint64_t x = (seed_n + (((uint64_t)1 << down) >> 1)) >> down;              /* ~sqrt(v), rounded */
+    const uint32_t row = (uint32_t)(n >> 55) - 128, fraction = (uint32_t)(n >> 39) & 0xFFFFu;
+    const uint64_t lo = gf__isqrt_seed_table[row], hi = gf__isqrt_seed_table[row + 1];
+    const uint64_t seed_n = lo + (((hi - lo) * fraction) >> 16);  /* ~sqrt(n), in [2^31, 2^32) */
+    const unsigned down = shift / 2;
+    uint64_t x = (seed_n + (((uint64_t)1 << down) >> 1)) >> down;  /* ~sqrt(v), rounded */
     if (x == 0) x = 1;
-    x = (x + v / x) >> 1;
     x = (x + v / x) >> 1;
     if (x > 0xFFFFFFFFu) x = 0xFFFFFFFFu;
     while (x * x > v) x--;

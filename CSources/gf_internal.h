@@ -46,7 +46,7 @@ extern const int64_t gf__zeta_table[181][5];
 extern const int64_t gf__cos_table[361][5];
 extern const int64_t gf__sin_table[361][5];
 extern const int64_t gf__lon_per_mm_table[91];
-extern const uint16_t gf__isqrt_seed_table[384];
+extern const uint32_t gf__isqrt_seed_table[385];
 
 /* ECEF of a point on the ellipsoid (height 0). Requires |lat| <= 90 deg, |lon| <= 180 deg (checked by callers).
  * Error <= 0.5 q per axis (the final rounding; the arithmetic before it is exact to 1e-5 m). */

@@ -77,23 +77,26 @@ def lon_reach_table():
 
 
 def isqrt_seed_table():
-    """Seeds for the integer square root (gf__isqrt): row i - 128 holds sqrt((i + 1/2) / 512) * 2^16, rounded, for
-    i = 128 .. 511.
+    """Seeds for the integer square root (gf__isqrt): row j holds round(sqrt((j + 128) * 2^55)), j = 0 .. 384, the
+    last capped at 2^32 - 1 (its root, 2^32, does not fit 32 bits).
 
     gf__isqrt shifts its argument v left by an even count until n = v << shift lies in [2^62, 2^64); the top 9 bits
-    i = n >> 55 then lie in 128 .. 511 and sqrt(n) in [sqrt(i), sqrt(i + 1)) * 2^27.5. The seed sqrt(i + 1/2) * 2^27.5
-    (the row shifted left 16) is within 1/(4 i) <= 2^-9 of sqrt(n) (relative), plus 2^-16 for the rounding: two Newton
-    steps take that to 2^-39, less than one unit of a 32-bit root. Every value is below 2^16 (the last, for i = 511, is
-    65504), so the table is uint16.
+    i = n >> 55 then lie in 128 .. 511, and the seed interpolates linearly between rows i - 128 and i - 127 by the next
+    16 bits of n. sqrt is concave, so the chord lies below it by at most h^2 / 8 * |sqrt''| = 2^110 / 8 / (4 n^1.5)
+    <= 2^12 (at n = 2^62: 2^-19 of the root); the rows' rounding, the 16-bit fraction and the cap add a few units
+    (2^7 for the fraction), so the seed is within 2^-18.9 of sqrt(n). One Newton step takes that to under one unit of
+    a 32-bit root. Every row is below 2^32, so the table is uint32.
     """
     rows = []
-    for i in range(128, 512):
-        value = int(mp.nint(mp.sqrt((mp.mpf(i) + mp.mpf("0.5")) / 512) * 2**16))
-        assert 0 < value < 2**16
-        rows.append(f"{value},")
-    lines = ["    " + " ".join(rows[k:k + 16]) for k in range(0, len(rows), 16)]
-    return ("/* Integer square root seeds: row i - 128 is round(sqrt((i + 1/2) / 512) * 2^16), i = 128 .. 511. */\n"
-            "const uint16_t gf__isqrt_seed_table[384] = {\n" + "\n".join(lines) + "\n};\n")
+    for j in range(385):
+        value = int(mp.nint(mp.sqrt(mp.mpf(j + 128) * mp.mpf(2) ** 55)))
+        value = min(value, 2**32 - 1)
+        assert 2**31 <= value < 2**32
+        rows.append(f"{value}u,")
+    lines = ["    " + " ".join(rows[k:k + 8]) for k in range(0, len(rows), 8)]
+    return ("/* Integer square root seeds: row j is round(sqrt((j + 128) * 2^55)), j = 0 .. 384, the last capped at\n"
+            " * 2^32 - 1. */\n"
+            "const uint32_t gf__isqrt_seed_table[385] = {\n" + "\n".join(lines) + "\n};\n")
 
 
 def main():

@@ -1,13 +1,13 @@
 /*
  * isqrt.c -- the integer square root every distance goes through (CSources/gf_geodesy.c), against the bit-by-bit
- * root it replaced. The one internal function tested directly: a table seed and two Newton steps are easy to get
- * wrong by one at a few inputs that no distance test would happen to hit, and "exact floor" is what the digests and
- * every distance bound rest on.
+ * root it replaced. The one internal function tested directly: a table seed and a Newton step are easy to get wrong
+ * by one at a few inputs that no distance test would happen to hit, and "exact floor" is what the digests and every
+ * distance bound rest on.
  *
  * Covered here (under a second): every v below 2^20; around 2^20 perfect squares r^2 (r below 2^16 all, then random
  * r up to 2^32 - 1) the three inputs where a root changes or is about to (r^2 - 1, r^2, r^2 + 2r); a million random v
- * of every magnitude; the largest v. The same comparison over every r below 2^32 was run once when the Newton root
- * went in (13 billion roots, no difference).
+ * of every magnitude; the largest v. Run once, not here (minutes): r^2 - 1, r^2 and r^2 + 2r for every r below 2^32,
+ * when the two-step Newton root went in and again when its interpolated seed made one step enough.
  */
 #include "core_test.h"
 
