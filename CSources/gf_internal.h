@@ -56,7 +56,7 @@ gf__ecef gf__ecef_of(gf_point p);
  * Error (against the ellipsoid's geodesic) <= 1.5 mm up to 50 km, then a lower bound growing as c^5. */
 int64_t gf__arc_mm(uint64_t c2);
 
-/* floor(sqrt(v)), exact for every v: a table seed and two Newton steps (gf_geodesy.c). */
+/* floor(sqrt(v)), exact for every v: an interpolated table seed and one Newton step (gf_geodesy.c). */
 uint64_t gf__isqrt(uint64_t v);
 
 /* Squared chord between two ECEF points, in q^2. Never overflows (max (2a)^2 = 1.07e19 < 2^64). */
