@@ -26,7 +26,8 @@ gf_status gf_point_from_degrees(double lat_deg, double lon_deg, gf_point *out) {
     long lon = gf__round_half_away(lon_deg * GF_E7_PER_DEGREE);
     if (lon == GF_LON_MAX_E7) lon = -GF_LON_MAX_E7;  /* +180 and -180 are one meridian */
     /* Written as one 8-byte store: a caller that reads the point back whole (Swift loads it as one 8-byte word) waits
-     * for two 4-byte stores to reach the cache, since a load spanning two stores is not forwarded from them. */
+     * for two 4-byte stores to reach the cache, since a load spanning two stores is not forwarded from them. Through
+     * a uint64_t: clang copies the struct itself field by field, as two 4-byte stores. */
     _Static_assert(sizeof(gf_point) == sizeof(uint64_t), "a point is two 32-bit fields without padding");
     const gf_point point = {(int32_t)lat, (int32_t)lon};
     uint64_t word;

@@ -93,8 +93,7 @@ uint64_t gf__isqrt(uint64_t v) {
     const uint64_t lo = gf__isqrt_seed_table[row], hi = gf__isqrt_seed_table[row + 1];
     const uint64_t seed_n = lo + (((hi - lo) * fraction) >> 16);  /* ~sqrt(n), in [2^31, 2^32) */
     const unsigned down = shift / 2;
-    uint64_t x = (seed_n + (((uint64_t)1 << down) >> 1)) >> down;  /* ~sqrt(v), rounded */
-    if (x == 0) x = 1;
+    uint64_t x = (seed_n + (((uint64_t)1 << down) >> 1)) >> down;  /* ~sqrt(v), rounded; >= 1 (down <= 31) */
     x = (x + v / x) >> 1;
     if (x > 0xFFFFFFFFu) x = 0xFFFFFFFFu;
     while (x * x > v) x--;
