@@ -347,8 +347,9 @@ static inline __attribute__((always_inline)) void gf__search_oversize(const gf_t
  *   1. the coverage word of each level (a box in one sub-cell: the usual case);
  *   2. the coverage test, which skips most levels for a fix away from every fence; the other levels' cells, whose
  *      filter words are loaded;
- *   3. the filter test, which rules out most empty cells; the first slot of the others is loaded (found from their
- *      home's start offset, a byte array small enough to stay in a cache nearer than the slots);
+ *   3. the filter test, which rules out most empty cells; for the others, the slots from their home on are loaded
+ *      beside the home's start offset, which says where the cell's run starts (at 10^6 fences that byte array no
+ *      longer stays in a cache, and the run mostly starts within those lines: gf__prefetch_home_lines);
  *   4. the cells' entries, level by level, listing the fences whose box meets the query's (gf__pending) and loading
  *      their records;
  *   5. those fences' exact tests. */
@@ -423,7 +424,9 @@ static void gf__search(const gf_table *table, const gf__box *box, int64_t margin
     for (uint32_t p = 0; p < probes; p++) {
         if (!(probe_level[p] & GF__PROBE_RECT)) {
             if (!gf__filter_maybe_near(cells, probe[p].key, &filter)) continue;
-            probe[p] = gf__cell_run_start(cells, probe[p].key);
+            const uint32_t home = gf__cell_hash(probe[p].key, cells->size);
+            gf__prefetch_home_lines(cells, home);
+            probe[p] = gf__cell_run_at_home(cells, probe[p].key, home);
             __builtin_prefetch(&cells->slots[probe[p].at]);
         }
         probe[kept] = probe[p];
